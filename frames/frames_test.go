@@ -1,0 +1,173 @@
+package frames
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+func fixedClock() func() time.Time {
+	t := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	return func() time.Time { t = t.Add(10 * time.Millisecond); return t }
+}
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		raw    string
+		kind   Kind
+		method string
+		id     string
+		code   int
+		err    string
+	}{
+		{`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`, KindRequest, "initialize", "0", 0, ""},
+		{`{"jsonrpc":"2.0","id":"jig-1","method":"tools/call"}`, KindRequest, "tools/call", `"jig-1"`, 0, ""},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, KindNotification, "notifications/initialized", "", 0, ""},
+		{`{"jsonrpc":"2.0","id":3,"result":{}}`, KindResult, "", "3", 0, ""},
+		{`{"jsonrpc":"2.0","id":4,"error":{"code":-32601,"message":"nope"}}`, KindError, "", "4", -32601, ""},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, KindBatch, "", "", 0, "batch"},
+		{`hello from print()`, KindInvalid, "", "", 0, "invalid JSON at byte 1"},
+		{`{"jsonrpc":"2.0","id":5,"res`, KindInvalid, "", "", 0, "invalid JSON"},
+		{"{\"a\":\"\xff\"}", KindInvalid, "", "", 0, "UTF-8"},
+		{`{"id":1,"method":"x"}`, KindInvalid, "", "", 0, "not JSON-RPC 2.0"},
+	}
+	for _, tt := range tests {
+		f := Frame{Raw: []byte(tt.raw)}
+		f.Classify()
+		if f.Kind != tt.kind || f.Method != tt.method || f.ID != tt.id || f.Code != tt.code {
+			t.Errorf("Classify(%q) = kind %s method %q id %q code %d; want %s %q %q %d", tt.raw, f.Kind, f.Method, f.ID, f.Code, tt.kind, tt.method, tt.id, tt.code)
+		}
+		if !strings.Contains(f.Err, tt.err) || (tt.err == "" && f.Err != "") {
+			t.Errorf("Classify(%q).Err = %q, want it to contain %q", tt.raw, f.Err, tt.err)
+		}
+	}
+}
+
+// server-everything sends roots/list with id 0 right after the client's
+// initialize, which also had id 0: pairing must keep the directions apart.
+func TestPairingPerDirection(t *testing.T) {
+	l := NewLog(fixedClock())
+	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize"}`)})
+	l.Append(Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":0,"method":"roots/list"}`)})
+	l.Append(Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25"}}`)})
+	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}`)})
+	l.Append(Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":0,"result":{}}`)})
+	l.Append(Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":9,"result":{}}`)})
+
+	if got := l.Partner(0); got != 2 {
+		t.Errorf("initialize paired with %d, want 2 (the server's result)", got)
+	}
+	if got := l.Partner(1); got != 3 {
+		t.Errorf("roots/list paired with %d, want 3 (the client's result)", got)
+	}
+	if m := l.Frame(2).Method; m != "initialize" {
+		t.Errorf("response method = %q, want initialize (filled from its request)", m)
+	}
+	if e := l.Frame(4).Err; !strings.Contains(e, "duplicate response") {
+		t.Errorf("second response to id 0: Err = %q, want duplicate", e)
+	}
+	if e := l.Frame(5).Err; !strings.Contains(e, "unknown id 9") {
+		t.Errorf("response to id 9: Err = %q, want unknown id", e)
+	}
+	if d, ok := Latency(l, 2); !ok || d != 20*time.Millisecond {
+		t.Errorf("Latency = %v %v, want 20ms", d, ok)
+	}
+}
+
+func TestTranscriptRoundTripKeepsExactBytes(t *testing.T) {
+	var buf bytes.Buffer
+	tw := NewTranscriptWriter(&buf, nil)
+	if err := tw.WriteHeader(Header{Jig: "test", Started: time.Unix(0, 0).UTC()}); err != nil {
+		t.Fatal(err)
+	}
+	l := NewLog(fixedClock())
+	l.AddSink(tw)
+	raws := []string{
+		`{"jsonrpc":"2.0", "id":1,  "method":"ping"}`, // odd whitespace must survive
+		`not json at all <&>`,
+		"bad utf8 \xff\xfe",
+		`{"jsonrpc":"2.0","id":1,"result":{"x":1.0}}`,
+	}
+	for i, r := range raws {
+		d := ClientToServer
+		if i%2 == 1 {
+			d = ServerToClient
+		}
+		l.Append(Frame{Dir: d, Raw: []byte(r)})
+	}
+	tr, err := ReadTranscript(&buf)
+	if err != nil {
+		t.Fatalf("ReadTranscript: %v", err)
+	}
+	if tr.Len() != len(raws) {
+		t.Fatalf("read %d frames, want %d", tr.Len(), len(raws))
+	}
+	for i, r := range raws {
+		if got := string(tr.Frame(i).Raw); got != r {
+			t.Errorf("frame %d raw = %q, want %q exactly", i, got, r)
+		}
+	}
+	if tr.Frame(1).Kind != KindInvalid || tr.Frame(1).Err == "" {
+		t.Errorf("invalid frame lost its kind or error: %+v", tr.Frame(1))
+	}
+	if tr.Partner(0) != 3 {
+		t.Errorf("pairing after read: partner(0) = %d, want 3", tr.Partner(0))
+	}
+}
+
+func TestTranscriptCutOffLastLine(t *testing.T) {
+	var buf bytes.Buffer
+	tw := NewTranscriptWriter(&buf, nil)
+	tw.WriteHeader(Header{Jig: "test"})
+	l := NewLog(fixedClock())
+	l.AddSink(tw)
+	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)})
+	l.Append(Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)})
+	cut := buf.Bytes()[:buf.Len()-15]
+	tr, err := ReadTranscript(bytes.NewReader(cut))
+	if err != nil {
+		t.Fatalf("ReadTranscript of a cut file: %v", err)
+	}
+	if tr.Len() != 1 || len(tr.Warnings) != 1 || !strings.Contains(tr.Warnings[0], "cut off") {
+		t.Errorf("got %d frames, warnings %q; want 1 frame and one cut-off warning", tr.Len(), tr.Warnings)
+	}
+}
+
+func TestRedactor(t *testing.T) {
+	r := NewRedactor("hunter2-secret-value")
+	in := `{"env":{"GITHUB_TOKEN":"abc123def","HOME":"/root"},"h":"Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl","p":"hunter2-secret-value","k":"sk-abcdefghijklmnopqrstuvwx"}`
+	out := r.String(in)
+	for _, secret := range []string{"abc123def", "eyJhbGciOiJIUzI1NiJ9", "hunter2-secret-value", "sk-abcdefghijklmnopqrstuvwx"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("redacted output still holds %q: %s", secret, out)
+		}
+	}
+	if !strings.Contains(out, `"HOME":"/root"`) {
+		t.Errorf("redaction removed a non-secret: %s", out)
+	}
+	if r.Secret([]byte(out)) != "" {
+		t.Errorf("Secret finds %q in redacted output %s", r.Secret([]byte(out)), out)
+	}
+	if r.Secret([]byte(in)) == "" {
+		t.Errorf("Secret finds nothing in %s", in)
+	}
+}
+
+func BenchmarkAppend1KB(b *testing.B) {
+	raw := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 1000) + `"}]}}`)
+	l := NewLog(nil)
+	b.SetBytes(int64(len(raw)))
+	for i := 0; i < b.N; i++ {
+		l.Append(Frame{Dir: ServerToClient, Raw: raw})
+	}
+}
+
+func BenchmarkAppend4MB(b *testing.B) {
+	raw := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 4<<20) + `"}]}}`)
+	b.SetBytes(int64(len(raw)))
+	for i := 0; i < b.N; i++ {
+		l := NewLog(nil)
+		l.Append(Frame{Dir: ServerToClient, Raw: raw})
+	}
+}

@@ -1,0 +1,68 @@
+package frames
+
+import "fmt"
+
+// A Pairer matches responses to requests. Ids are only unique per direction:
+// server-everything sends roots/list with id 0 while the client's initialize
+// also had id 0, so the key is the requester's direction plus the id.
+type Pairer struct {
+	open     map[pairKey]int // request index awaiting its response
+	answered map[pairKey]int // request index already answered
+	partner  []int32         // per frame: index of its pair, or -1
+	method   map[int]string  // request index → method, until answered
+}
+
+type pairKey struct {
+	dir Direction // the direction the request travelled
+	id  string
+}
+
+// NewPairer returns an empty Pairer.
+func NewPairer() *Pairer {
+	return &Pairer{open: map[pairKey]int{}, answered: map[pairKey]int{}, method: map[int]string{}}
+}
+
+// Add records frame f at index i (indexes must arrive in order) and, for a
+// response, links it to its request. It fills the response's Method from the
+// request and sets Err on a response that answers nothing or answers twice.
+func (p *Pairer) Add(i int, f *Frame) {
+	for len(p.partner) <= i {
+		p.partner = append(p.partner, -1)
+	}
+	switch {
+	case f.Kind == KindRequest:
+		p.open[pairKey{f.Dir, f.ID}] = i
+		p.method[i] = f.Method
+	case f.IsResponse() && f.ID != "":
+		k := pairKey{f.Dir.Opposite(), f.ID}
+		if req, ok := p.open[k]; ok {
+			delete(p.open, k)
+			defer delete(p.method, req)
+			p.answered[k] = req
+			if f.Method == "" {
+				f.Method = p.method[req]
+			}
+			p.partner[i], p.partner[req] = int32(req), int32(i)
+			return
+		}
+		if _, ok := p.answered[k]; ok {
+			f.Err = fmt.Sprintf("duplicate response to id %s: its request was already answered", f.ID)
+		} else {
+			f.Err = fmt.Sprintf("response to unknown id %s: no %s request has this id", f.ID, f.Dir.Opposite())
+		}
+	}
+}
+
+// Partner returns the index paired with i, or -1.
+func (p *Pairer) Partner(i int) int {
+	if i < 0 || i >= len(p.partner) {
+		return -1
+	}
+	return int(p.partner[i])
+}
+
+// Open reports whether the request at index i is still waiting for its response.
+func (p *Pairer) Open(i int, f *Frame) bool {
+	j, ok := p.open[pairKey{f.Dir, f.ID}]
+	return ok && j == i
+}

@@ -1,0 +1,157 @@
+package frames
+
+import (
+	"bytes"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// A Redactor removes secrets from bytes before they reach a transcript, a
+// fixture or a log. It knows the exact values the user marked secret (header
+// values, environment values) and the shapes tokens usually have, so a server
+// that echoes its environment (server-everything's get-env) cannot leak one.
+type Redactor struct {
+	values []string // exact secret values, longest first
+}
+
+// NewRedactor returns a Redactor for the given secret values. Values shorter
+// than 4 bytes are ignored: redacting "1" everywhere would destroy evidence.
+func NewRedactor(secrets ...string) *Redactor {
+	r := &Redactor{}
+	r.Add(secrets...)
+	return r
+}
+
+// Add marks more values as secret.
+func (r *Redactor) Add(secrets ...string) {
+	for _, s := range secrets {
+		if len(s) >= 4 {
+			r.values = append(r.values, s)
+		}
+	}
+	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
+}
+
+// A tokenRule is a shape of secret recognised without being told its value.
+type tokenRule struct {
+	name string
+	re   *regexp.Regexp
+	// group is the submatch that holds the secret; 0 means the whole match.
+	group int
+}
+
+var tokenRules = []tokenRule{
+	{"secret-key", regexp.MustCompile(`(?i)"([A-Za-z0-9_.-]*(?:token|secret|password|passwd|api_?key|private_?key|credential|auth)[A-Za-z0-9_.-]*)"\s*:\s*"((?:[^"\\]|\\.)+)"`), 2},
+	{"bearer", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})`), 1},
+	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}`), 0},
+	{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), 0},
+	{"api-key", regexp.MustCompile(`\b(?:sk|pk|rk)-[A-Za-z0-9_-]{20,}`), 0},
+	{"slack-token", regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), 0},
+	{"aws-key", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), 0},
+}
+
+// Placeholder is what a redacted secret is replaced with; the rule name stays
+// so a reader knows why.
+func Placeholder(rule string) string { return "[REDACTED:" + rule + "]" }
+
+// Bytes returns b with every secret replaced by its placeholder. It returns b
+// itself when nothing matched, so the common case costs no copy.
+func (r *Redactor) Bytes(b []byte) []byte {
+	out := b
+	if r != nil {
+		for _, v := range r.values {
+			if bytes.Contains(out, []byte(v)) {
+				out = bytes.ReplaceAll(out, []byte(v), []byte(Placeholder("value")))
+			}
+		}
+	}
+	for _, tr := range tokenRules {
+		if !tr.re.Match(out) {
+			continue
+		}
+		out = replaceGroup(out, tr)
+	}
+	return out
+}
+
+// String is Bytes for strings.
+func (r *Redactor) String(s string) string { return string(r.Bytes([]byte(s))) }
+
+func replaceGroup(b []byte, tr tokenRule) []byte {
+	locs := tr.re.FindAllSubmatchIndex(b, -1)
+	var buf bytes.Buffer
+	last := 0
+	for _, loc := range locs {
+		s, e := loc[2*tr.group], loc[2*tr.group+1]
+		if s < 0 || bytes.HasPrefix(b[s:e], []byte("[REDACTED:")) {
+			continue
+		}
+		buf.Write(b[last:s])
+		buf.WriteString(Placeholder(tr.name))
+		last = e
+	}
+	if last == 0 {
+		return b
+	}
+	buf.Write(b[last:])
+	return buf.Bytes()
+}
+
+// Secret reports which rule, if any, finds a secret in b. Writers of fixtures
+// use it as a last check before anything reaches disk.
+func (r *Redactor) Secret(b []byte) string {
+	if r != nil {
+		for _, v := range r.values {
+			if bytes.Contains(b, []byte(v)) {
+				return "value"
+			}
+		}
+	}
+	for _, tr := range tokenRules {
+		for _, loc := range tr.re.FindAllSubmatchIndex(b, -1) {
+			s, e := loc[2*tr.group], loc[2*tr.group+1]
+			if s >= 0 && !bytes.HasPrefix(b[s:e], []byte("[REDACTED:")) {
+				return tr.name
+			}
+		}
+	}
+	return ""
+}
+
+// sensitiveHeaders are redacted whatever their value looks like.
+var sensitiveHeaders = map[string]bool{
+	"Authorization": true, "Proxy-Authorization": true, "Cookie": true, "Set-Cookie": true,
+	"X-Api-Key": true, "Api-Key": true, "X-Auth-Token": true,
+}
+
+// SensitiveHeader reports whether a header's value is always a secret.
+func SensitiveHeader(name string) bool {
+	name = http.CanonicalHeaderKey(name)
+	if sensitiveHeaders[name] {
+		return true
+	}
+	l := strings.ToLower(name)
+	return strings.Contains(l, "token") || strings.Contains(l, "secret") || strings.Contains(l, "api-key") || strings.Contains(l, "apikey")
+}
+
+// Headers returns a copy of h safe to store.
+func (r *Redactor) Headers(h http.Header) map[string][]string {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(h))
+	for k, vs := range h {
+		cp := make([]string, len(vs))
+		for i, v := range vs {
+			if SensitiveHeader(k) {
+				cp[i] = Placeholder("header")
+			} else {
+				cp[i] = r.String(v)
+			}
+		}
+		out[k] = cp
+	}
+	return out
+}

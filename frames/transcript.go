@@ -1,0 +1,238 @@
+package frames
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// TranscriptFormat is the version of the JSONL transcript format.
+const TranscriptFormat = 1
+
+// Header is the first record of a transcript.
+type Header struct {
+	Type    string    `json:"type"` // "header"
+	Format  int       `json:"format"`
+	Jig     string    `json:"jig"`
+	Started time.Time `json:"started"`
+	// Target describes what jig connected to, secrets already redacted.
+	Target json.RawMessage `json:"target,omitempty"`
+	// Mode is "session" for jig's own sessions and "proxy" for captured clients.
+	Mode string `json:"mode,omitempty"`
+}
+
+// Meta is a record written when something about the session becomes known
+// mid-stream, such as the negotiated protocol after the handshake.
+type Meta struct {
+	Type string          `json:"type"` // "meta"
+	Time time.Time       `json:"time"`
+	Key  string          `json:"key"`
+	Data json.RawMessage `json:"data"`
+}
+
+// record is the on-disk shape of a frame. Raw is a JSON string when the bytes
+// are valid UTF-8 (strings round-trip exactly, unlike an embedded RawMessage,
+// which encoding/json would compact) and base64 otherwise.
+type record struct {
+	Type string `json:"type"` // "frame"
+	Frame
+	Raw    *string `json:"raw,omitempty"`
+	RawB64 string  `json:"raw_b64,omitempty"`
+}
+
+// A TranscriptWriter appends a session to a JSONL file, one record per line,
+// flushed per frame so a killed jig leaves every complete frame on disk.
+type TranscriptWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	redact *Redactor
+	closer io.Closer
+}
+
+// CreateTranscript creates (or truncates) path and writes the header.
+func CreateTranscript(path string, h Header, redact *Redactor) (*TranscriptWriter, error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("transcript %s: %w", path, err)
+	}
+	tw := NewTranscriptWriter(f, redact)
+	tw.closer = f
+	if err := tw.WriteHeader(h); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return tw, nil
+}
+
+// NewTranscriptWriter writes records to w. Each record is one Write call.
+func NewTranscriptWriter(w io.Writer, redact *Redactor) *TranscriptWriter {
+	return &TranscriptWriter{w: w, redact: redact}
+}
+
+// WriteHeader writes the header record.
+func (t *TranscriptWriter) WriteHeader(h Header) error {
+	h.Type = "header"
+	if h.Format == 0 {
+		h.Format = TranscriptFormat
+	}
+	if len(h.Target) > 0 {
+		h.Target = t.redact.Bytes(h.Target)
+	}
+	return t.writeJSON(h)
+}
+
+// WriteMeta writes a meta record.
+func (t *TranscriptWriter) WriteMeta(key string, data any, now time.Time) error {
+	b, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	return t.writeJSON(Meta{Type: "meta", Time: now, Key: key, Data: t.redact.Bytes(b)})
+}
+
+// WriteFrame writes one frame, redacted.
+func (t *TranscriptWriter) WriteFrame(f *Frame) error {
+	rec := record{Type: "frame", Frame: *f}
+	raw := t.redact.Bytes(f.Raw)
+	if utf8.Valid(raw) {
+		s := string(raw)
+		rec.Raw = &s
+	} else {
+		rec.RawB64 = base64.StdEncoding.EncodeToString(raw)
+	}
+	return t.writeJSON(rec)
+}
+
+func (t *TranscriptWriter) writeJSON(v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, err := t.w.Write(buf.Bytes())
+	return err
+}
+
+// Close closes the underlying file, if the writer opened it.
+func (t *TranscriptWriter) Close() error {
+	if t.closer != nil {
+		return t.closer.Close()
+	}
+	return nil
+}
+
+// Transcript is a session read back from disk.
+type Transcript struct {
+	Header Header
+	Metas  []Meta
+	Frames []*Frame
+	pairs  *Pairer
+	// Warnings lists lines that could not be read (a cut-off last line, a
+	// corrupt record); the rest of the file is still used.
+	Warnings []string
+}
+
+// ReadTranscript reads a JSONL transcript. A cut-off or corrupt line becomes
+// a warning, never an error: a transcript of a killed session is still evidence.
+func ReadTranscript(r io.Reader) (*Transcript, error) {
+	t := &Transcript{pairs: NewPairer()}
+	br := bufio.NewReaderSize(r, 1<<16)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			complete := err == nil
+			if perr := t.addLine(line); perr != nil {
+				if !complete {
+					t.Warnings = append(t.Warnings, fmt.Sprintf("line %d: cut off (the session ended mid-write); ignored", n))
+				} else {
+					t.Warnings = append(t.Warnings, fmt.Sprintf("line %d: %v; ignored", n, perr))
+				}
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return t, err
+		}
+	}
+	if t.Header.Type == "" {
+		return t, fmt.Errorf("not a jig transcript: no header record")
+	}
+	return t, nil
+}
+
+// DecodeRecordFrame decodes one transcript line of type "frame".
+func DecodeRecordFrame(line []byte) (*Frame, error) {
+	var rec record
+	if err := json.Unmarshal(line, &rec); err != nil {
+		return nil, err
+	}
+	f := rec.Frame
+	switch {
+	case rec.Raw != nil:
+		f.Raw = []byte(*rec.Raw)
+	case rec.RawB64 != "":
+		b, err := base64.StdEncoding.DecodeString(rec.RawB64)
+		if err != nil {
+			return nil, fmt.Errorf("raw_b64: %w", err)
+		}
+		f.Raw = b
+	}
+	return &f, nil
+}
+
+func (t *Transcript) addLine(line []byte) error {
+	var probe struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(line, &probe); err != nil {
+		return err
+	}
+	switch probe.Type {
+	case "header":
+		return json.Unmarshal(line, &t.Header)
+	case "meta":
+		var m Meta
+		if err := json.Unmarshal(line, &m); err != nil {
+			return err
+		}
+		t.Metas = append(t.Metas, m)
+	case "frame":
+		f, err := DecodeRecordFrame(line)
+		if err != nil {
+			return err
+		}
+		t.pairs.Add(len(t.Frames), f)
+		t.Frames = append(t.Frames, f)
+	default:
+		return fmt.Errorf("unknown record type %q", probe.Type)
+	}
+	return nil
+}
+
+// Len, Frame, Body and Partner make a Transcript a Reader.
+func (t *Transcript) Len() int                   { return len(t.Frames) }
+func (t *Transcript) Frame(i int) *Frame         { return t.Frames[i] }
+func (t *Transcript) Body(i int) ([]byte, error) { return t.Frames[i].Raw, nil }
+func (t *Transcript) Partner(i int) int          { return t.pairs.Partner(i) }
+
+// Meta returns the data of the last meta record with key, or nil.
+func (t *Transcript) Meta(key string) json.RawMessage {
+	for i := len(t.Metas) - 1; i >= 0; i-- {
+		if t.Metas[i].Key == key {
+			return t.Metas[i].Data
+		}
+	}
+	return nil
+}
