@@ -1,0 +1,294 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/frames/schema"
+	"github.com/mcpjig/jig/session"
+)
+
+func newCallCmd(st *streams) *cobra.Command {
+	tf := &targetFlags{}
+	ff := &framesFlag{}
+	var argsFlag string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "call TOOL [flags] [-- command args...]",
+		Short: "Call a tool with exactly the arguments you give",
+		Long: `Call a tool with exactly the arguments you give. jig checks only that they
+are JSON; arguments that violate the tool's inputSchema are reported on stderr
+and sent anyway, because reproducing a bad call is often the point.
+
+Exit codes: 0 success; 1 a JSON-RPC error or a result with isError; 2 usage
+error; 3 the server could not be reached, crashed or timed out.`,
+		Example: `  jig call search_orders --args '{"customer":"Acme Corp","since":"last month"}' --demo
+  jig call echo --args @args.json -- node server.js
+  echo '{"a":"x"}' | jig call get-sum --args - --frames -- node server.js`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tool := args[0]
+			command := args[1:]
+			if cmd.ArgsLenAtDash() > 1 {
+				return usageErr("call takes one tool name before --, got %q", args[:cmd.ArgsLenAtDash()])
+			}
+			if cmd.ArgsLenAtDash() < 0 && len(args) > 1 {
+				return usageErr("call takes one tool name; put a server command after -- (jig call %s -- %s)", tool, strings.Join(args[1:], " "))
+			}
+			argv, err := readArgs(argsFlag, st.in)
+			if err != nil {
+				return err
+			}
+			return withSession(cmd.Context(), st, tf, command, ff, func(ctx context.Context, s *session.Session) error {
+				if _, _, err := s.ListTools(ctx); err != nil {
+					return err
+				}
+				t := s.Tool(tool)
+				if t == nil {
+					fmt.Fprintf(st.err, "jig: warning: the server did not list a tool named %q; sending the call anyway\n", tool)
+				} else {
+					warnViolations(st.err, tool, t.InputSchema, argv)
+				}
+				ex, err := s.CallTool(ctx, tool, argv)
+				if rpc, ok := err.(*session.RPCError); ok {
+					if asJSON && rpc.Raw != nil {
+						writeRaw(st.out, rpc.Raw)
+					} else {
+						fmt.Fprintf(st.out, "JSON-RPC error %d: %s\n", rpc.Code, rpc.Message)
+					}
+					return &exitError{code: exitServerError}
+				}
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					writeRaw(st.out, ex.Result)
+				} else {
+					printResult(st.out, ex)
+				}
+				if isErrorResult(ex.Result) {
+					return &exitError{code: exitServerError}
+				}
+				return nil
+			})
+		},
+	}
+	tf.bind(cmd)
+	bindFrames(cmd, ff)
+	cmd.Flags().StringVar(&argsFlag, "args", "{}", "arguments as JSON, @FILE, or - for stdin; sent exactly as given")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result (or error) object exactly as the server sent it")
+	return cmd
+}
+
+// readArgs returns the arguments' exact bytes. They are parsed only to check
+// they are JSON; invalid JSON is a usage error that shows where it breaks.
+func readArgs(v string, stdin io.Reader) (json.RawMessage, error) {
+	src := "--args"
+	data := []byte(v)
+	switch {
+	case v == "-":
+		src = "--args - (stdin)"
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, usageErr("%s: %v", src, err)
+		}
+		data = b
+	case strings.HasPrefix(v, "@"):
+		src = "--args " + v
+		b, err := os.ReadFile(v[1:])
+		if err != nil {
+			return nil, usageErr("%s: %v", src, err)
+		}
+		data = b
+	}
+	data = bytes.TrimSpace(data)
+	if err := checkJSON(data); err != nil {
+		return nil, usageErr("%s: %v", src, err)
+	}
+	return data, nil
+}
+
+// checkJSON reports where a JSON text breaks, with a caret under the spot.
+func checkJSON(data []byte) error {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&v)
+	if err == nil && dec.More() {
+		err = fmt.Errorf("trailing data after the JSON value at byte %d", dec.InputOffset())
+		return err
+	}
+	if err == nil {
+		if _, ok := v.(map[string]any); !ok {
+			return fmt.Errorf("arguments must be a JSON object, got %s", jsonKind(v))
+		}
+		return nil
+	}
+	off := int64(len(data))
+	if se, ok := err.(*json.SyntaxError); ok {
+		off = se.Offset
+	}
+	line, col := 1, 1
+	lineStart := 0
+	for i := 0; i < int(off)-1 && i < len(data); i++ {
+		if data[i] == '\n' {
+			line, col, lineStart = line+1, 1, i+1
+		} else {
+			col++
+		}
+	}
+	end := bytes.IndexByte(data[lineStart:], '\n')
+	text := data[lineStart:]
+	if end >= 0 {
+		text = data[lineStart : lineStart+end]
+	}
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = fmt.Errorf("unexpected end of JSON input")
+	}
+	return fmt.Errorf("invalid JSON at line %d, column %d: %v\n    %s\n    %s^", line, col, err, text, strings.Repeat(" ", max(col-1, 0)))
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "a value"
+}
+
+// warnViolations prints each schema violation with its path; the call is
+// still sent exactly as typed.
+func warnViolations(w io.Writer, tool string, inputSchema any, args json.RawMessage) {
+	sb, err := json.Marshal(inputSchema)
+	if err != nil || inputSchema == nil {
+		return
+	}
+	vs, err := schema.Validate(sb, args)
+	if err != nil {
+		fmt.Fprintf(w, "jig: warning: %s's inputSchema does not compile (%v); arguments not checked\n", tool, err)
+		return
+	}
+	if len(vs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "jig: warning: the arguments violate %s's inputSchema (sending them unchanged anyway):\n", tool)
+	for _, v := range vs {
+		fmt.Fprintf(w, "  %s\n", v)
+	}
+}
+
+func writeRaw(w io.Writer, raw json.RawMessage) {
+	if len(raw) == 0 {
+		raw = json.RawMessage("null")
+	}
+	fmt.Fprintf(w, "%s\n", raw)
+}
+
+func isErrorResult(result json.RawMessage) bool {
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(result, &r) == nil && r.IsError
+}
+
+// printResult renders a tools/call result for reading: each content block by
+// type, structuredContent pretty-printed, isError and partial results flagged.
+func printResult(w io.Writer, ex *session.Exchange) {
+	var r struct {
+		Content           []json.RawMessage `json:"content"`
+		StructuredContent json.RawMessage   `json:"structuredContent"`
+		IsError           bool              `json:"isError"`
+	}
+	_ = json.Unmarshal(ex.Result, &r)
+	if r.IsError {
+		fmt.Fprintf(w, "TOOL ERROR (result with isError: true) after %s\n", ex.Latency.Round(100_000))
+	} else {
+		fmt.Fprintf(w, "result after %s\n", ex.Latency.Round(100_000))
+	}
+	for i, c := range r.Content {
+		var block struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			MimeType string `json:"mimeType"`
+			Data     string `json:"data"`
+			URI      string `json:"uri"`
+			Name     string `json:"name"`
+			Resource struct {
+				URI      string `json:"uri"`
+				MimeType string `json:"mimeType"`
+				Text     string `json:"text"`
+				Blob     string `json:"blob"`
+			} `json:"resource"`
+		}
+		_ = json.Unmarshal(c, &block)
+		switch block.Type {
+		case "text":
+			fmt.Fprintf(w, "[%d] text\n%s\n", i, indent(prettyIfJSON(block.Text)))
+		case "image", "audio":
+			fmt.Fprintf(w, "[%d] %s %s, %d bytes (base64 %d)\n", i, block.Type, block.MimeType, len(block.Data)*3/4, len(block.Data))
+		case "resource_link":
+			fmt.Fprintf(w, "[%d] resource link %s %s\n", i, block.URI, block.Name)
+		case "resource":
+			size := len(block.Resource.Text) + len(block.Resource.Blob)*3/4
+			fmt.Fprintf(w, "[%d] embedded resource %s %s, %d bytes\n", i, block.Resource.URI, block.Resource.MimeType, size)
+		default:
+			fmt.Fprintf(w, "[%d] %s\n%s\n", i, block.Type, indent(string(c)))
+		}
+	}
+	if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
+		fmt.Fprintf(w, "structuredContent\n%s\n", indent(prettyIfJSON(string(r.StructuredContent))))
+		if flags := partialFlags(r.StructuredContent); len(flags) > 0 {
+			fmt.Fprintf(w, "PARTIAL RESULT: %s — this is not the complete set\n", strings.Join(flags, ", "))
+		}
+	}
+}
+
+// partialFlags finds the markers by which a result says it is incomplete.
+func partialFlags(v json.RawMessage) []string {
+	var m map[string]any
+	if json.Unmarshal(v, &m) != nil {
+		return nil
+	}
+	var out []string
+	for _, k := range []string{"truncated", "hasMore", "has_more", "partial"} {
+		if b, ok := m[k].(bool); ok && b {
+			out = append(out, k+": true")
+		}
+	}
+	for _, k := range []string{"nextCursor", "next_cursor"} {
+		if s, ok := m[k].(string); ok && s != "" {
+			out = append(out, k+": "+s)
+		}
+	}
+	return out
+}
+
+func prettyIfJSON(s string) string {
+	t := strings.TrimSpace(s)
+	if !(strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) || !json.Valid([]byte(t)) {
+		return s
+	}
+	var buf bytes.Buffer
+	if json.Indent(&buf, []byte(t), "", "  ") != nil {
+		return s
+	}
+	return buf.String()
+}
+
+func indent(s string) string {
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}

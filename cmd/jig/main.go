@@ -1,0 +1,18 @@
+// Command jig is a terminal inspector for MCP servers: connect to a server,
+// see its handshake, tools and frames, make exact calls, pin them as golden
+// fixtures and replay them in CI.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session"
+)
+
+// targetFlags are the flags every command that connects accepts.
+type targetFlags struct {
+	demo         bool
+	release      int
+	url          string
+	transport    string
+	headers      []string
+	env          []string
+	cwd          string
+	config       string
+	server       string
+	protocol     string
+	timeout      time.Duration
+	grace        time.Duration
+	capabilities []string
+}
+
+func (f *targetFlags) bind(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.BoolVar(&f.demo, "demo", false, "connect to jig's embedded demo server")
+	fl.IntVar(&f.release, "release", 1, "demo server release (2 is the drifted \"new release\")")
+	fl.StringVar(&f.url, "url", "", "HTTP endpoint of the server (Streamable HTTP, or SSE with --transport sse)")
+	fl.StringVar(&f.transport, "transport", "", "http or sse for --url (default http)")
+	fl.StringArrayVar(&f.headers, "header", nil, "HTTP header 'Name: value' (repeatable; $VAR expands from the environment)")
+	fl.StringArrayVar(&f.env, "env", nil, "environment K=V added for a stdio server (repeatable; $VAR expands)")
+	fl.StringVar(&f.cwd, "cwd", "", "working directory of a stdio server")
+	fl.StringVar(&f.config, "config", "", "an mcpServers config file (Claude Desktop, Cursor, VS Code shape)")
+	fl.StringVar(&f.server, "server", "", "the server's name in --config")
+	fl.StringVar(&f.protocol, "protocol-version", "auto", "auto|"+strings.Join(session.ProtocolVersions[1:], "|"))
+	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time allowed to connect and for each call")
+	fl.DurationVar(&f.grace, "grace", session.DefaultGrace, "time a stdio server gets to exit after stdin closes, before SIGTERM and then SIGKILL")
+	fl.StringSliceVar(&f.capabilities, "capabilities", []string{"roots", "sampling", "elicitation"}, "client capabilities jig declares (roots,sampling,elicitation; empty for none)")
+}
+
+// options turns the flags and the command after -- into session options.
+func (f *targetFlags) options(command []string) (session.Options, error) {
+	var t session.Target
+	n := 0
+	if f.demo {
+		n++
+	}
+	if f.url != "" {
+		n++
+	}
+	if f.config != "" {
+		n++
+	}
+	if len(command) > 0 {
+		n++
+	}
+	switch {
+	case n == 0:
+		return session.Options{}, usageErr("no server given: use --demo, --url URL, --config FILE --server NAME, or a command after -- (jig tools -- node server.js)")
+	case n > 1:
+		return session.Options{}, usageErr("give exactly one server: --demo, --url, --config or a command after --")
+	case f.demo:
+		if f.release < 1 || f.release > 2 {
+			return session.Options{}, usageErr("--release %d: the demo server has releases 1 and 2", f.release)
+		}
+		t = session.Target{Transport: session.TransportDemo, Release: f.release}
+	case f.url != "":
+		t = session.Target{Transport: session.TransportStreamable, URL: f.url}
+		switch f.transport {
+		case "", "http", "streamable", "streamable-http":
+		case "sse":
+			t.Transport = session.TransportSSE
+		default:
+			return session.Options{}, usageErr("--transport %q: use http (Streamable HTTP) or sse", f.transport)
+		}
+	case f.config != "":
+		var err error
+		if t, err = session.LoadConfigTarget(f.config, f.server); err != nil {
+			return session.Options{}, &session.UsageError{Err: err}
+		}
+	default:
+		t = session.Target{Transport: session.TransportStdio, Command: command}
+	}
+	if len(f.headers) > 0 && t.Transport != session.TransportStreamable && t.Transport != session.TransportSSE {
+		return session.Options{}, usageErr("--header only applies to --url targets")
+	}
+	for _, h := range f.headers {
+		k, v, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			return session.Options{}, usageErr("--header %q: expected 'Name: value'", h)
+		}
+		if t.Headers == nil {
+			t.Headers = map[string]string{}
+		}
+		t.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	for _, e := range f.env {
+		k, v, ok := strings.Cut(e, "=")
+		if !ok || k == "" {
+			return session.Options{}, usageErr("--env %q: expected K=V", e)
+		}
+		if t.Env == nil {
+			t.Env = map[string]string{}
+		}
+		t.Env[k] = v
+	}
+	if f.cwd != "" {
+		t.Dir = f.cwd
+	}
+	for _, c := range f.capabilities {
+		if c != "roots" && c != "sampling" && c != "elicitation" {
+			return session.Options{}, usageErr("--capabilities: unknown %q; use roots, sampling, elicitation", c)
+		}
+	}
+	return session.Options{
+		Target:          t,
+		ProtocolVersion: f.protocol,
+		Grace:           f.grace,
+		Capabilities:    f.capabilities,
+		Log:             frames.NewLog(nil),
+	}, nil
+}
+
+// framesFlag is --frames with an optional file: bare --frames prints the
+// frames to stderr, --frames=FILE writes them to FILE.
+type framesFlag struct{ dest string }
+
+func bindFrames(cmd *cobra.Command, f *framesFlag) {
+	cmd.Flags().StringVar(&f.dest, "frames", "", "print every frame of the session (to stderr, or --frames=FILE)")
+	cmd.Flags().Lookup("frames").NoOptDefVal = "-"
+}
+
+// write prints the session's frames where the user asked, even when the
+// command failed: frames already captured are the evidence.
+func (f *framesFlag) write(st *streams, log *frames.Log, info *session.Info) error {
+	if f.dest == "" || log == nil {
+		return nil
+	}
+	w := st.err
+	if f.dest != "-" {
+		file, err := os.Create(f.dest)
+		if err != nil {
+			return usageErr("--frames %s: %v", f.dest, err)
+		}
+		defer file.Close()
+		w = file
+	}
+	if info != nil && info.ProtocolVersion != "" {
+		fmt.Fprintf(w, "session: %s %s · protocol %s (%s era) · %s · jig declared: %s\n",
+			info.ServerName, info.ServerVersion, info.ProtocolVersion, info.Era, info.Transport, strings.Join(orNone(info.ClientCapabilities), ", "))
+		if len(info.ServerCapabilities) > 0 {
+			fmt.Fprintf(w, "server capabilities: %s\n", info.ServerCapabilities)
+		}
+	}
+	return frames.WriteText(w, log)
+}
+
+func orNone(s []string) []string {
+	if len(s) == 0 {
+		return []string{"(none)"}
+	}
+	return s
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/session"
+)
+
+// withSession opens a session for a command, runs fn, prints frames if asked
+// (also when fn failed) and closes the session without waiting on a
+// lingering server longer than its grace.
+func withSession(ctx context.Context, st *streams, tf *targetFlags, command []string, ff *framesFlag, fn func(ctx context.Context, s *session.Session) error) error {
+	opts, err := tf.options(command)
+	if err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(ctx, tf.timeout)
+	defer cancel()
+	s, err := session.Open(cctx, opts)
+	if err != nil {
+		if ferr := ff.write(st, opts.Log, nil); ferr != nil {
+			fmt.Fprintln(st.err, "jig:", ferr)
+		}
+		return err
+	}
+	info := s.Info()
+	err = fn(cctx, s)
+	s.Close()
+	if ferr := ff.write(st, opts.Log, &info); ferr != nil && err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func newToolsCmd(st *streams) *cobra.Command {
+	tf := &targetFlags{}
+	ff := &framesFlag{}
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "tools [flags] [-- command args...]",
+		Short: "List every tool of a server (all pages)",
+		Example: `  jig tools --demo
+  jig tools -- node server.js --flag
+  jig tools --url http://127.0.0.1:3901/mcp --header 'Authorization: Bearer $TOKEN'
+  jig tools --config ~/.cursor/mcp.json --server github --json | jq '.[].name'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withSession(cmd.Context(), st, tf, args, ff, func(ctx context.Context, s *session.Session) error {
+				raw, typed, err := s.ListTools(ctx)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeJSON(st.out, raw)
+				}
+				printInfo(st.out, s.Info())
+				printTools(st.out, typed, len(raw))
+				return nil
+			})
+		},
+	}
+	tf.bind(cmd)
+	bindFrames(cmd, ff)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the tools array exactly as the server sent it (all pages)")
+	return cmd
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+func printInfo(w io.Writer, info session.Info) {
+	fmt.Fprintf(w, "%s %s · protocol %s (%s) · %s\n", info.ServerName, info.ServerVersion, info.ProtocolVersion, info.Era, info.Transport)
+}
+
+func printTools(w io.Writer, tools []*mcp.Tool, rawCount int) {
+	fmt.Fprintf(w, "%d tools\n", len(tools))
+	if rawCount > len(tools) {
+		fmt.Fprintf(w, "  (%d more listed by the server but invalid; see --json)\n", rawCount-len(tools))
+	}
+	width := 0
+	for _, t := range tools {
+		width = max(width, len(t.Name))
+	}
+	for _, t := range tools {
+		desc := strings.SplitN(strings.TrimSpace(t.Description), "\n", 2)[0]
+		fmt.Fprintf(w, "  %-*s  %s%s\n", width, t.Name, annotationMarks(t.Annotations), desc)
+		if params := paramSummary(t.InputSchema); params != "" {
+			fmt.Fprintf(w, "  %-*s    %s\n", width, "", params)
+		}
+	}
+}
+
+func annotationMarks(a *mcp.ToolAnnotations) string {
+	if a == nil {
+		return ""
+	}
+	var marks []string
+	if a.ReadOnlyHint {
+		marks = append(marks, "read-only")
+	}
+	if a.DestructiveHint != nil && *a.DestructiveHint {
+		marks = append(marks, "destructive")
+	}
+	if a.IdempotentHint {
+		marks = append(marks, "idempotent")
+	}
+	if len(marks) == 0 {
+		return ""
+	}
+	return "[" + strings.Join(marks, ", ") + "] "
+}
+
+// paramSummary renders an input schema's top-level properties as
+// "customer* string, since string, limit integer" (* marks required).
+func paramSummary(schema any) string {
+	b, _ := json.Marshal(schema)
+	var s struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if json.Unmarshal(b, &s) != nil || len(s.Properties) == 0 {
+		return ""
+	}
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		req[r] = true
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if req[names[i]] != req[names[j]] {
+			return req[names[i]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		mark := ""
+		if req[n] {
+			mark = "*"
+		}
+		parts[i] = fmt.Sprintf("%s%s %v", n, mark, typeName(s.Properties[n].Type))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func typeName(t any) string {
+	switch v := t.(type) {
+	case string:
+		return v
+	case []any:
+		var s []string
+		for _, x := range v {
+			s = append(s, fmt.Sprint(x))
+		}
+		return strings.Join(s, "|")
+	}
+	return "any"
+}

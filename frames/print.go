@@ -1,0 +1,72 @@
+package frames
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// Summary is the one-line description of frame i used by listings: sequence,
+// time offset from the first frame, direction, kind, method, id and size, and
+// for responses the latency to their request.
+func Summary(r Reader, i int, start time.Time) string {
+	f := r.Frame(i)
+	s := fmt.Sprintf("#%-4d %+8.3fs %s %-12s", f.Seq, f.Time.Sub(start).Seconds(), f.Dir.Arrow(), f.Kind)
+	if f.Method != "" {
+		s += " " + f.Method
+	}
+	if f.ID != "" {
+		s += " id=" + f.ID
+	}
+	if f.Code != 0 {
+		s += fmt.Sprintf(" code=%d", f.Code)
+	}
+	if f.HTTP != nil && f.HTTP.Status != 0 {
+		s += fmt.Sprintf(" HTTP %d", f.HTTP.Status)
+	}
+	if f.Size() > 0 {
+		s += " " + HumanSize(f.Size())
+	}
+	if d, ok := Latency(r, i); ok {
+		s += fmt.Sprintf(" (%s after #%d)", d.Round(time.Microsecond*100), r.Frame(r.Partner(i)).Seq)
+	}
+	if f.Note != "" {
+		s += " — " + f.Note
+	}
+	if f.Err != "" {
+		s += " ! " + f.Err
+	}
+	return s
+}
+
+// HumanSize prints a byte count the way listings show it.
+func HumanSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// WriteText prints every frame: its summary line, then its exact bytes.
+func WriteText(w io.Writer, r Reader) error {
+	if r.Len() == 0 {
+		return nil
+	}
+	start := r.Frame(0).Time
+	for i := 0; i < r.Len(); i++ {
+		if _, err := fmt.Fprintln(w, Summary(r, i, start)); err != nil {
+			return err
+		}
+		body, err := r.Body(i)
+		if err != nil {
+			return err
+		}
+		if len(body) > 0 {
+			fmt.Fprintf(w, "      %s\n", body)
+		}
+	}
+	return nil
+}

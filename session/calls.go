@@ -1,0 +1,160 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// RPCError is a JSON-RPC error the server answered with: the server was
+// reached and said no. The CLI maps it to exit code 1.
+type RPCError struct {
+	Code    int64
+	Message string
+	Raw     json.RawMessage // the error object as received
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
+
+// Exchange is one request and its response as they crossed the wire.
+type Exchange struct {
+	Request  *frames.Frame
+	Response *frames.Frame
+	// Result or Error is the response's member, exactly as received.
+	Result  json.RawMessage
+	Error   json.RawMessage
+	Latency time.Duration
+}
+
+// ListTools lists every tool across all pages. It returns the raw tool
+// objects as the server sent them (the SDK drops tools it considers invalid;
+// jig keeps them) and the SDK's typed view.
+func (s *Session) ListTools(ctx context.Context) ([]json.RawMessage, []*mcp.Tool, error) {
+	var raw []json.RawMessage
+	var typed []*mcp.Tool
+	cursor := ""
+	for page := 0; ; page++ {
+		mark := s.Log.Len()
+		var res *mcp.ListToolsResult
+		err := s.call(ctx, "tools/list", func(ctx context.Context) error {
+			var err error
+			res, err = s.cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+			return rpcError(err)
+		})
+		if err != nil {
+			return raw, typed, err
+		}
+		typed = append(typed, res.Tools...)
+		if ex := s.exchange(mark, "tools/list", nil); ex != nil && ex.Result != nil {
+			var body struct {
+				Tools []json.RawMessage `json:"tools"`
+			}
+			if json.Unmarshal(ex.Result, &body) == nil {
+				raw = append(raw, body.Tools...)
+			}
+		} else {
+			// Answered from the SDK's cache (stateless era): no frame crossed.
+			for _, t := range res.Tools {
+				b, _ := json.Marshal(t)
+				raw = append(raw, b)
+			}
+		}
+		if res.NextCursor == "" || res.NextCursor == cursor || page > 1000 {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	s.tools = typed
+	return raw, typed, nil
+}
+
+// Tool returns the definition of a tool as last listed, or nil.
+func (s *Session) Tool(name string) *mcp.Tool {
+	for _, t := range s.tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// CallTool sends tools/call with the arguments exactly as given (they must be
+// a JSON text; they are never re-encoded or coerced). A JSON-RPC error comes
+// back as *RPCError; a result with isError is a normal result.
+func (s *Session) CallTool(ctx context.Context, name string, args json.RawMessage) (*Exchange, error) {
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	mark := s.Log.Len()
+	err := s.call(ctx, "tools/call "+name, func(ctx context.Context) error {
+		_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		return rpcError(err)
+	})
+	ex := s.exchange(mark, "tools/call", func(f *frames.Frame) bool {
+		var p struct {
+			Name string `json:"name"`
+		}
+		return json.Unmarshal(paramsOf(f.Raw), &p) == nil && p.Name == name
+	})
+	var rpcErr *RPCError
+	if errors.As(err, &rpcErr) && ex != nil {
+		rpcErr.Raw = ex.Error
+	}
+	if ex == nil && err == nil {
+		return nil, fmt.Errorf("tools/call %s: no response frame was recorded", name)
+	}
+	return ex, err
+}
+
+func rpcError(err error) error {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return &RPCError{Code: we.Code, Message: we.Message}
+	}
+	return err
+}
+
+// exchange finds the newest request with method sent after frame index mark
+// (and accepted by match) and its response.
+func (s *Session) exchange(mark int, method string, match func(*frames.Frame) bool) *Exchange {
+	all := s.Log.Frames()
+	for i := len(all) - 1; i >= mark; i-- {
+		f := all[i]
+		if f.Dir != frames.ClientToServer || f.Kind != frames.KindRequest || f.Method != method {
+			continue
+		}
+		if match != nil && !match(f) {
+			continue
+		}
+		ex := &Exchange{Request: f}
+		if j := s.Log.Partner(i); j >= 0 {
+			r := all[j]
+			ex.Response = r
+			ex.Latency = r.Time.Sub(f.Time)
+			var env struct {
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			_ = json.Unmarshal(r.Raw, &env)
+			ex.Result, ex.Error = env.Result, env.Error
+		}
+		return ex
+	}
+	return nil
+}
+
+func paramsOf(raw []byte) json.RawMessage {
+	var env struct {
+		Params json.RawMessage `json:"params"`
+	}
+	_ = json.Unmarshal(raw, &env)
+	return env.Params
+}

@@ -1,0 +1,186 @@
+package session
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// An httpTap is the http.RoundTripper jig gives the SDK's HTTP transports. It
+// sets the user's headers and records every request body, response status,
+// and each server-sent event as it arrives. It does not touch the
+// mcp.Connection: the Streamable client type-asserts its own connection, and
+// wrapping it loses the standalone stream and the protocol-version header.
+type httpTap struct {
+	next    http.RoundTripper
+	log     *frames.Log
+	headers http.Header
+	redact  *frames.Redactor
+}
+
+func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, vs := range t.headers {
+		req.Header[k] = vs
+	}
+	info := &frames.HTTP{Method: req.Method, URL: req.URL.String(), Headers: t.redact.Headers(req.Header)}
+	if req.Body != nil && req.Body != http.NoBody {
+		body, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
+	} else {
+		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info,
+			Note: httpNote(req)})
+	}
+	resp, err := t.next.RoundTrip(req)
+	if err != nil {
+		t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &frames.HTTP{Method: req.Method, URL: info.URL},
+			Note: "HTTP request failed: " + err.Error()})
+		return nil, err
+	}
+	rinfo := &frames.HTTP{Method: req.Method, URL: info.URL, Status: resp.StatusCode, Headers: t.redact.Headers(resp.Header)}
+	ct := resp.Header.Get("Content-Type")
+	switch {
+	case strings.HasPrefix(ct, "text/event-stream"):
+		t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo,
+			Note: fmt.Sprintf("%s: event stream opened", resp.Status)})
+		resp.Body = &sseTap{body: resp.Body, log: t.log, info: frames.HTTP{Method: req.Method, URL: info.URL}}
+	default:
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		if err != nil {
+			return resp, nil
+		}
+		trimmed := bytes.TrimSpace(body)
+		if len(trimmed) == 0 || !strings.Contains(ct, "json") {
+			note := resp.Status
+			if len(trimmed) > 0 {
+				note += ": " + string(trimmed)
+			}
+			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: note})
+		} else {
+			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo})
+		}
+	}
+	return resp, nil
+}
+
+func httpNote(req *http.Request) string {
+	switch req.Method {
+	case http.MethodGet:
+		if id := req.Header.Get("Last-Event-ID"); id != "" {
+			return "GET: reopening the event stream after event " + id
+		}
+		return "GET: opening the event stream"
+	case http.MethodDelete:
+		return "DELETE: ending the session"
+	}
+	return req.Method
+}
+
+// An sseTap records each server-sent event as the SDK reads its bytes, so
+// events are recorded in the order they arrive and before they are handled.
+type sseTap struct {
+	body io.ReadCloser
+	log  *frames.Log
+	info frames.HTTP
+
+	mu      sync.Mutex
+	buf     []byte // bytes of an incomplete line
+	data    [][]byte
+	eventID string
+	event   string
+	closed  bool
+}
+
+func (s *sseTap) Read(p []byte) (int, error) {
+	n, err := s.body.Read(p)
+	if n > 0 {
+		s.feed(p[:n])
+	}
+	if err == io.EOF {
+		s.feed([]byte("\n\n")) // flush a final event without its blank line
+	}
+	return n, err
+}
+
+func (s *sseTap) Close() error {
+	s.mu.Lock()
+	closed := s.closed
+	s.closed = true
+	s.mu.Unlock()
+	if !closed {
+		s.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+			HTTP: &frames.HTTP{Method: s.info.Method, URL: s.info.URL}, Note: "event stream closed"})
+	}
+	return s.body.Close()
+}
+
+func (s *sseTap) feed(b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buf = append(s.buf, b...)
+	for {
+		i := bytes.IndexByte(s.buf, '\n')
+		if i < 0 {
+			return
+		}
+		line := trimCR(s.buf[:i])
+		s.buf = s.buf[i+1:]
+		s.line(line)
+	}
+}
+
+func (s *sseTap) line(line []byte) {
+	if len(line) == 0 {
+		s.dispatch()
+		return
+	}
+	if line[0] == ':' {
+		return // comment
+	}
+	field, value, _ := bytes.Cut(line, []byte(":"))
+	value = bytes.TrimPrefix(value, []byte(" "))
+	switch string(field) {
+	case "data":
+		s.data = append(s.data, bytes.Clone(value))
+	case "id":
+		s.eventID = string(value)
+	case "event":
+		s.event = string(value)
+	}
+}
+
+func (s *sseTap) dispatch() {
+	defer func() { s.data, s.event = nil, "" }()
+	if s.data == nil && s.eventID == "" {
+		return
+	}
+	info := s.info
+	info.EventID, info.Event = s.eventID, s.event
+	if info.Event == "message" {
+		info.Event = ""
+	}
+	data := bytes.Join(s.data, []byte("\n"))
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		s.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
+			Note: "priming event (id " + s.eventID + ", no data): the client may resume from here"})
+	case info.Event != "":
+		// The legacy SSE transport's "endpoint" event carries a URL, not JSON-RPC.
+		s.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
+			Note: "event " + info.Event + ": " + string(data)})
+	default:
+		s.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: data, HTTP: &info})
+	}
+}

@@ -1,0 +1,103 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// A lineTap sits between the SDK's IOTransport and a newline-delimited
+// stream. Every line that crosses is recorded before it is passed on, so the
+// Log's order is the wire's order. Lines from the server that are not a
+// JSON-RPC message (a stray print, a batch, invalid UTF-8) are recorded with
+// their error and withheld from the SDK, which would otherwise drop the
+// connection: the session goes on and the garbage stays as evidence.
+type lineTap struct {
+	log *frames.Log
+
+	// client → server
+	toServer io.WriteCloser
+	wmu      sync.Mutex
+	pending  []byte
+
+	// server → client, as the SDK reads it
+	sdkR *io.PipeReader
+	sdkW *io.PipeWriter
+	done chan struct{} // closed when the server's stream ends
+}
+
+// newLineTap starts reading fromServer. The returned tap is the Reader and
+// Writer to give mcp.IOTransport.
+func newLineTap(log *frames.Log, toServer io.WriteCloser, fromServer io.Reader) *lineTap {
+	r, w := io.Pipe()
+	t := &lineTap{log: log, toServer: toServer, sdkR: r, sdkW: w, done: make(chan struct{})}
+	go t.readLoop(fromServer)
+	return t
+}
+
+// Write records each complete line the SDK writes, then forwards the bytes.
+func (t *lineTap) Write(p []byte) (int, error) {
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	buf := append(t.pending, p...)
+	for {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			break
+		}
+		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.Clone(trimCR(buf[:i]))})
+		buf = buf[i+1:]
+	}
+	t.pending = append(t.pending[:0], buf...)
+	return t.toServer.Write(p)
+}
+
+// Close closes the server's input: for a child process, its stdin.
+func (t *lineTap) Close() error {
+	_ = t.sdkR.Close()
+	return t.toServer.Close()
+}
+
+// Read is what the SDK reads: only the lines that are JSON-RPC messages.
+func (t *lineTap) Read(p []byte) (int, error) { return t.sdkR.Read(p) }
+
+func (t *lineTap) readLoop(from io.Reader) {
+	defer close(t.done)
+	br := bufio.NewReaderSize(from, 64<<10)
+	forward := true
+	for {
+		// ReadSlice is bounded by the buffer size; ReadBytes grows as needed,
+		// which 4 MB+ frames require.
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			complete := line[len(line)-1] == '\n'
+			raw := trimCR(bytes.TrimSuffix(line, []byte("\n")))
+			f := frames.Frame{Dir: frames.ServerToClient, Raw: raw}
+			f.Classify()
+			if !complete {
+				f.Kind = frames.KindInvalid
+				f.Err = "partial line: the server's output ended without a newline"
+			}
+			stored := t.log.Append(f)
+			if forward && stored.Kind.IsMessage() {
+				if _, werr := t.sdkW.Write(append(raw, '\n')); werr != nil {
+					forward = false // the SDK has gone; keep recording
+				}
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				t.sdkW.Close()
+			} else {
+				t.sdkW.CloseWithError(err)
+			}
+			return
+		}
+	}
+}
+
+func trimCR(b []byte) []byte { return bytes.TrimSuffix(b, []byte("\r")) }

@@ -1,0 +1,305 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session/demo"
+)
+
+// Version is jig's version, written into transcripts and fixtures.
+var Version = "0.1.0"
+
+// Protocol versions jig lets the user choose. "" and "auto" follow the SDK:
+// try the stateless server/discover, fall back to initialize.
+var ProtocolVersions = []string{"auto", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// Options configure a session.
+type Options struct {
+	Target          Target
+	ProtocolVersion string        // "" or "auto", or one of ProtocolVersions
+	Grace           time.Duration // stdio shutdown grace; DefaultGrace when 0
+	// Capabilities jig declares: any of "roots", "sampling", "elicitation".
+	Capabilities []string
+	Log          *frames.Log // where frames go; a new Log when nil
+	// OnToolsChanged is called (off the SDK's goroutine) when the server
+	// sends notifications/tools/list_changed.
+	OnToolsChanged func()
+}
+
+// Info is what the handshake established, shown by every command.
+type Info struct {
+	Target             string          `json:"target"`
+	Transport          Transport       `json:"transport"`
+	ProtocolVersion    string          `json:"protocolVersion"`
+	Era                string          `json:"era"` // "stateless" (2026-07-28+) or "legacy"
+	ServerName         string          `json:"serverName"`
+	ServerVersion      string          `json:"serverVersion"`
+	ServerCapabilities json.RawMessage `json:"serverCapabilities,omitempty"`
+	ClientCapabilities []string        `json:"clientCapabilities"`
+	Instructions       string          `json:"instructions,omitempty"`
+}
+
+// Session is a live connection and its frames.
+type Session struct {
+	Log    *frames.Log
+	opts   Options
+	client *mcp.Client
+	cs     *mcp.ClientSession
+	proc   *process
+	info   Info
+	stop   func() // stops an in-process demo server
+	tools  []*mcp.Tool
+}
+
+// EraOf names the protocol era of a version.
+func EraOf(version string) string {
+	if version >= "2026-07-28" {
+		return "stateless"
+	}
+	return "legacy"
+}
+
+// Open connects to the target, performing the handshake. Every frame,
+// including a failed handshake's, is in opts.Log whatever the outcome.
+func Open(ctx context.Context, opts Options) (*Session, error) {
+	if opts.Log == nil {
+		opts.Log = frames.NewLog(nil)
+	}
+	if opts.Grace == 0 {
+		opts.Grace = DefaultGrace
+	}
+	if opts.ProtocolVersion == "auto" {
+		opts.ProtocolVersion = ""
+	}
+	if opts.ProtocolVersion != "" && !validVersion(opts.ProtocolVersion) {
+		return nil, &UsageError{fmt.Errorf("--protocol-version %q: unknown; use one of %s", opts.ProtocolVersion, strings.Join(ProtocolVersions, ", "))}
+	}
+	s := &Session{Log: opts.Log, opts: opts}
+	s.client = mcp.NewClient(&mcp.Implementation{Name: "jig", Version: Version}, s.clientOptions())
+	if has(opts.Capabilities, "roots") {
+		if wd, err := os.Getwd(); err == nil {
+			s.client.AddRoots(&mcp.Root{URI: "file://" + wd, Name: "working directory"})
+		}
+	}
+	transport, err := s.transport()
+	if err != nil {
+		return nil, err
+	}
+	connectCtx, cancel := ctx, func() {}
+	if s.proc != nil {
+		connectCtx, cancel = s.proc.exitWatch(ctx)
+	}
+	cs, err := s.client.Connect(connectCtx, transport, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
+	cancel()
+	if err != nil {
+		s.Close()
+		return nil, s.connectError(ctx, connectCtx, err, "handshake failed")
+	}
+	s.cs = cs
+	s.fillInfo()
+	return s, nil
+}
+
+func validVersion(v string) bool {
+	for _, p := range ProtocolVersions[1:] {
+		if p == v {
+			return true
+		}
+	}
+	return false
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Session) clientOptions() *mcp.ClientOptions {
+	o := &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
+	if has(s.opts.Capabilities, "roots") {
+		o.Capabilities.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
+	}
+	if has(s.opts.Capabilities, "sampling") {
+		// jig has no model: it answers with a fixed, clearly labelled message so
+		// the server's flow can be observed end to end.
+		o.CreateMessageHandler = func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "jig-no-model", Role: "assistant",
+				Content: &mcp.TextContent{Text: "jig: canned sampling reply (no model is attached)"}}, nil
+		}
+	}
+	if has(s.opts.Capabilities, "elicitation") {
+		o.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}
+	}
+	o.ToolListChangedHandler = func(ctx context.Context, req *mcp.ToolListChangedRequest) {
+		if s.opts.OnToolsChanged != nil {
+			go s.opts.OnToolsChanged()
+		}
+	}
+	return o
+}
+
+func (s *Session) transport() (mcp.Transport, error) {
+	t := s.opts.Target
+	redact := frames.NewRedactor(t.Secrets()...)
+	switch t.Transport {
+	case TransportStdio:
+		p, err := startProcess(t, s.Log, s.opts.Grace)
+		if err != nil {
+			return nil, err
+		}
+		s.proc = p
+		return &mcp.IOTransport{Reader: p.tap, Writer: p.tap, MaxLineLength: -1}, nil
+	case TransportDemo:
+		release := t.Release
+		if release == 0 {
+			release = 1
+		}
+		srv, err := demo.New(release)
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		// The demo server runs in-process behind the same line tap a child
+		// process would have, so its frames are exact bytes too.
+		c2sR, c2sW := io.Pipe()
+		s2cR, s2cW := io.Pipe()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = srv.Run(ctx, &mcp.IOTransport{Reader: c2sR, Writer: s2cW, MaxLineLength: -1})
+			s2cW.Close()
+		}()
+		s.stop = func() { c2sW.Close(); cancel(); <-done }
+		tap := newLineTap(s.Log, c2sW, s2cR)
+		return &mcp.IOTransport{Reader: tap, Writer: tap, MaxLineLength: -1}, nil
+	case TransportStreamable, TransportSSE:
+		headers := http.Header{}
+		for k, v := range t.Headers {
+			ev, missing := expand(v, os.LookupEnv)
+			if len(missing) > 0 {
+				return nil, &UsageError{fmt.Errorf("header %s: environment variable $%s is not set (export it first)", k, missing[0])}
+			}
+			headers.Add(k, ev)
+		}
+		hc := &http.Client{Transport: &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact}}
+		if t.Transport == TransportSSE {
+			return &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}, nil
+		}
+		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}, nil
+	}
+	return nil, &UsageError{fmt.Errorf("no target: give a command after --, --url, --config, or --demo")}
+}
+
+// connectError turns an SDK error into a ConnectError when the server could
+// not be reached, exited, or timed out, attaching its last stderr lines.
+func (s *Session) connectError(parent, ctx context.Context, err error, what string) error {
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		return err
+	}
+	ce := &ConnectError{Target: s.opts.Target, Err: fmt.Errorf("%s: %w", what, err)}
+	if s.proc != nil {
+		if cause := context.Cause(ctx); errors.Is(cause, errServerExited) {
+			_, exitErr := s.proc.Exited()
+			ce.Err = fmt.Errorf("%s: the server exited (%v)", what, exitErr)
+		}
+		ce.Stderr = s.proc.Stderr()
+	}
+	if errors.Is(parent.Err(), context.DeadlineExceeded) {
+		ce.Err = fmt.Errorf("%s: timed out (raise --timeout if the server is slow)", what)
+	}
+	return ce
+}
+
+func (s *Session) fillInfo() {
+	res := s.cs.InitializeResult()
+	s.info = Info{Target: s.opts.Target.String(), Transport: s.opts.Target.Transport, ClientCapabilities: s.declared()}
+	if res == nil {
+		return
+	}
+	s.info.ProtocolVersion = res.ProtocolVersion
+	s.info.Era = EraOf(res.ProtocolVersion)
+	if res.ServerInfo != nil {
+		s.info.ServerName, s.info.ServerVersion = res.ServerInfo.Name, res.ServerInfo.Version
+	}
+	s.info.ServerCapabilities, _ = json.Marshal(res.Capabilities)
+	s.info.Instructions = res.Instructions
+}
+
+func (s *Session) declared() []string {
+	var out []string
+	for _, c := range []string{"roots", "sampling", "elicitation"} {
+		if has(s.opts.Capabilities, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Info returns what the handshake established.
+func (s *Session) Info() Info { return s.info }
+
+// Stderr returns the server's last stderr lines (stdio targets only).
+func (s *Session) Stderr() []string {
+	if s.proc == nil {
+		return nil
+	}
+	return s.proc.Stderr()
+}
+
+// Close ends the session: the SDK closes its side, and a stdio server gets
+// its short grace before SIGTERM and SIGKILL.
+func (s *Session) Close() error {
+	var err error
+	if s.cs != nil {
+		done := make(chan struct{})
+		go func() { err = s.cs.Close(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(s.opts.Grace + time.Second):
+		}
+	}
+	if s.proc != nil {
+		s.proc.stop()
+	}
+	if s.stop != nil {
+		s.stop()
+	}
+	return err
+}
+
+// call runs fn with the session's failure handling: a server that exits mid
+// call fails fast with its stderr, a timeout says so.
+func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Context) error) error {
+	cctx, cancel := ctx, func() {}
+	if s.proc != nil {
+		cctx, cancel = s.proc.exitWatch(ctx)
+	}
+	defer cancel()
+	err := fn(cctx)
+	if err == nil {
+		return nil
+	}
+	var rpcErr *RPCError
+	if errors.As(err, &rpcErr) {
+		return err
+	}
+	return s.connectError(ctx, cctx, err, what)
+}

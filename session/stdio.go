@@ -1,0 +1,179 @@
+package session
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// DefaultGrace is how long a server gets to exit after its stdin closes
+// before jig sends SIGTERM, and again before SIGKILL. server-everything
+// lingers for seconds after stdin closes; nobody should wait for that.
+const DefaultGrace = 200 * time.Millisecond
+
+// stderrKeep is how many of the server's last stderr lines are kept for
+// error messages.
+const stderrKeep = 20
+
+// process is a stdio server jig started. Its pipes are os.Pipes owned here
+// (not cmd.StdoutPipe, which Wait closes early and loses the tail).
+type process struct {
+	cmd   *exec.Cmd
+	tap   *lineTap
+	grace time.Duration
+	log   *frames.Log
+
+	mu      sync.Mutex
+	stderr  []string
+	exited  chan struct{}
+	exitErr error
+	stderrDone chan struct{}
+}
+
+// startProcess starts the target's command with its stdio tapped.
+func startProcess(t Target, log *frames.Log, grace time.Duration) (*process, error) {
+	if len(t.Command) == 0 {
+		return nil, errors.New("no command to run (give it after --, e.g. jig tools -- node server.js)")
+	}
+	path, err := exec.LookPath(t.Command[0])
+	if err != nil {
+		return nil, &ConnectError{Target: t, Err: fmt.Errorf("cannot find %q: %w (is it installed and on PATH?)", t.Command[0], err)}
+	}
+	cmd := exec.Command(path, t.Command[1:]...)
+	cmd.Dir = t.Dir
+	cmd.Env = os.Environ()
+	for k, v := range t.Env {
+		ev, missing := expand(v, os.LookupEnv)
+		if len(missing) > 0 {
+			return nil, &UsageError{Err: fmt.Errorf("env %s: environment variable $%s is not set (export it, or pass the value with --env %s=VALUE)", k, missing[0], k)}
+		}
+		cmd.Env = append(cmd.Env, k+"="+ev)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
+			f.Close()
+		}
+		return nil, &ConnectError{Target: t, Err: fmt.Errorf("starting %s: %w", t.Command[0], err)}
+	}
+	// The child has its copies; close ours so EOF arrives when it exits.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	p := &process{cmd: cmd, grace: grace, log: log, exited: make(chan struct{}), stderrDone: make(chan struct{})}
+	go p.readStderr(errR)
+	p.tap = newLineTap(log, inW, outR)
+	go func() {
+		err := cmd.Wait()
+		<-p.tap.done
+		<-p.stderrDone
+		p.mu.Lock()
+		p.exitErr = err
+		p.mu.Unlock()
+		note := "server exited"
+		if err != nil {
+			note = "server exited: " + err.Error()
+		}
+		log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, Note: note})
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+func (p *process) readStderr(r io.ReadCloser) {
+	defer close(p.stderrDone)
+	defer r.Close()
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			raw := trimCR([]byte(strings.TrimSuffix(string(line), "\n")))
+			p.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindStderr, Raw: raw})
+			p.mu.Lock()
+			p.stderr = append(p.stderr, string(raw))
+			if len(p.stderr) > stderrKeep {
+				p.stderr = p.stderr[len(p.stderr)-stderrKeep:]
+			}
+			p.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Stderr returns the server's last stderr lines.
+func (p *process) Stderr() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.stderr...)
+}
+
+// Exited reports whether the process has exited, and how.
+func (p *process) Exited() (bool, error) {
+	select {
+	case <-p.exited:
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return true, p.exitErr
+	default:
+		return false, nil
+	}
+}
+
+// stop closes stdin, waits a grace period, then SIGTERMs and finally SIGKILLs
+// the process group. It returns once the process has exited.
+func (p *process) stop() {
+	p.tap.Close()
+	for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
+		if sig != 0 {
+			_ = syscall.Kill(-p.cmd.Process.Pid, sig)
+		}
+		select {
+		case <-p.exited:
+			return
+		case <-time.After(p.grace):
+		}
+	}
+	<-p.exited
+}
+
+// exitWatch returns a context that is cancelled when the process exits, so a
+// call in flight fails fast instead of waiting for its timeout.
+func (p *process) exitWatch(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-p.exited:
+			cancel(errServerExited)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { cancel(nil) }
+}
+
+var errServerExited = errors.New("the server exited")
