@@ -1,0 +1,771 @@
+// Package ui is jig's terminal interface: a header with the handshake, the
+// tools and their schemas, an editor for exact arguments, the result of each
+// call, and every frame side by side. It talks to a server only through
+// package session and reads frames only through frames.Reader, so the same
+// Model shows a live session or a recorded transcript (read-only).
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session"
+)
+
+// Config is what a Model shows.
+type Config struct {
+	// Options, when set, are used to open a live session (in a command, so
+	// the UI is up at once in a "connecting" state). Their OnToolsChanged is
+	// wrapped, not replaced. Nil means read-only: Reader is shown, nothing
+	// is sent.
+	Options *session.Options
+	// Reader is the frames to show. For a live session it defaults to
+	// Options.Log (created when nil). A Reader that also has
+	// Wait(ctx, n) (int, error), like *frames.Log, is followed as it grows.
+	Reader frames.Reader
+	// Title names what a read-only Model shows, e.g. a transcript's path.
+	Title string
+	// Info is the recorded handshake to show in read-only mode, if known.
+	Info *session.Info
+	// Timeout bounds connecting and each call; 30s when zero.
+	Timeout time.Duration
+	// SaveDir is where bodies are written with w; the system temp directory
+	// when empty.
+	SaveDir string
+}
+
+// Model is the root Bubble Tea model. Use New; call Close after the program
+// returns, to end the session and stop its server.
+type Model struct {
+	cfg      Config
+	opts     session.Options
+	readOnly bool
+	ctx      context.Context
+	cancel   context.CancelFunc
+
+	st    *styles
+	keys  globalKeys
+	okeys overlayKeys
+	help  help.Model
+
+	hdr    header
+	tools  *toolsPane
+	editor *editorPane
+	result *resultPane
+	frames *framesPane
+	focus  paneID
+
+	sessMu       sync.Mutex // Close may run on another goroutine than Update
+	sess         *session.Session
+	attempt      int
+	connErr      error
+	failure      textView
+	toolsChanged chan struct{}
+
+	calls  []*call
+	nextID int
+
+	overlay     overlayKind
+	overlayView textView
+
+	status    string
+	statusErr bool
+
+	width, height int
+	lay           layout
+}
+
+type overlayKind uint8
+
+const (
+	overlayNone overlayKind = iota
+	overlayHelp
+	overlayInfo
+)
+
+// New builds the Model. It does no I/O: the session opens in Init's command.
+func New(cfg Config) *Model {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	if cfg.SaveDir == "" {
+		cfg.SaveDir = os.TempDir()
+	}
+	m := &Model{cfg: cfg, st: newStyles(true), keys: newGlobalKeys(), okeys: newOverlayKeys(), help: help.New()}
+	m.ctx, m.cancel = context.WithCancel(context.Background())
+	m.readOnly = cfg.Options == nil
+	if !m.readOnly {
+		m.opts = *cfg.Options
+		if m.opts.Log == nil {
+			m.opts.Log = frames.NewLog(nil)
+		}
+		if cfg.Reader == nil {
+			m.cfg.Reader = m.opts.Log
+		}
+		m.toolsChanged = make(chan struct{}, 1)
+		prev := m.opts.OnToolsChanged
+		m.opts.OnToolsChanged = func() {
+			if prev != nil {
+				prev()
+			}
+			select {
+			case m.toolsChanged <- struct{}{}:
+			default: // one pending notice is enough: the re-list sees all changes
+			}
+		}
+	}
+	if m.cfg.Reader == nil {
+		m.cfg.Reader = frames.NewLog(nil)
+	}
+	m.hdr = header{st: m.st, state: stateConnecting, target: m.opts.Target.String(), title: cfg.Title}
+	if m.readOnly {
+		m.hdr.state = stateReadOnly
+		m.focus = paneFrames
+	}
+	m.tools = newToolsPane(m.st)
+	m.editor = newEditorPane(m.st, &m.calls)
+	m.editor.readOnly = m.readOnly
+	m.result = newResultPane(m.st, &m.calls)
+	m.frames = newFramesPane(m.st, m.cfg.Reader)
+	m.hdr.frames = m.frames.n
+	m.setFocus(m.focus)
+	return m
+}
+
+// Init starts connecting and following the frames.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	if w, ok := m.cfg.Reader.(waiter); ok {
+		cmds = append(cmds, waitFrames(m.ctx, w, m.frames.n))
+	}
+	if !m.readOnly {
+		m.attempt++
+		cmds = append(cmds, connect(m.ctx, m.opts, m.cfg.Timeout, m.attempt), waitToolsChanged(m.ctx, m.toolsChanged))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Close ends the session, stopping a stdio server. It is safe to call more
+// than once and from any goroutine, after the program has returned.
+func (m *Model) Close() error {
+	m.cancel()
+	m.sessMu.Lock()
+	s := m.sess
+	m.sess = nil
+	m.sessMu.Unlock()
+	if s == nil {
+		return nil
+	}
+	return s.Close()
+}
+
+func (m *Model) session() *session.Session {
+	m.sessMu.Lock()
+	defer m.sessMu.Unlock()
+	return m.sess
+}
+
+// Update routes a message: window and colour changes here, keys to the
+// app-wide bindings or the focused pane, replies to whoever asked.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		*m.st = *newStyles(msg.IsDark())
+		m.help.Styles = help.DefaultStyles(msg.IsDark())
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.MouseWheelMsg:
+		m.wheel(msg.Mouse())
+	case tea.PasteMsg:
+		if p := m.pane(m.focus); p.typing() {
+			return m, p.update(msg)
+		}
+	case framesMsg:
+		m.frames.grow(msg.n)
+		m.hdr.frames = msg.n
+		return m, waitFrames(m.ctx, m.cfg.Reader.(waiter), msg.n)
+	case connectedMsg, connectFailedMsg, toolsListedMsg, toolsChangedMsg, closedMsg:
+		return m, m.connection(msg)
+	case chooseToolMsg, sendCallMsg, callDoneMsg, editCallMsg, selectCallMsg, showFramesMsg:
+		return m, m.calling(msg)
+	case writeMsg:
+		return m, write(m.cfg.SaveDir, msg.name, msg.data)
+	case savedMsg:
+		if msg.err != nil {
+			m.setStatus(msg.err.Error(), true)
+		} else {
+			m.setStatus("wrote "+msg.path, false)
+		}
+	case statusMsg:
+		m.setStatus(msg.text, msg.isErr)
+	}
+	return m, nil
+}
+
+func (m *Model) setStatus(text string, isErr bool) { m.status, m.statusErr = text, isErr }
+
+func (m *Model) pane(id paneID) interface {
+	update(tea.Msg) tea.Cmd
+	help() []key.Binding
+	typing() bool
+	wheel(dy, y int)
+} {
+	switch id {
+	case paneTools:
+		return m.tools
+	case paneEditor:
+		return m.editor
+	case paneResult:
+		return m.result
+	}
+	return m.frames
+}
+
+func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
+	m.status = ""
+	if key.Matches(k, m.keys.ForceQuit) {
+		return m.quit()
+	}
+	if m.overlay != overlayNone {
+		return m.overlayKey(k)
+	}
+	p := m.pane(m.focus)
+	if p.typing() {
+		switch {
+		case key.Matches(k, m.keys.Next):
+			m.cycle(+1)
+		case key.Matches(k, m.keys.Prev):
+			m.cycle(-1)
+		case k.String() == "f1":
+			m.openHelp()
+		default:
+			return p.update(k)
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(k, m.keys.Quit):
+		return m.quit()
+	case key.Matches(k, m.keys.Help):
+		m.openHelp()
+	case key.Matches(k, m.keys.Next):
+		m.cycle(+1)
+	case key.Matches(k, m.keys.Prev):
+		m.cycle(-1)
+	case key.Matches(k, m.keys.Tools) && !m.readOnly:
+		m.setFocus(paneTools)
+	case key.Matches(k, m.keys.Editor) && !m.readOnly:
+		m.setFocus(paneEditor)
+	case key.Matches(k, m.keys.Result) && !m.readOnly:
+		m.setFocus(paneResult)
+	case key.Matches(k, m.keys.Frames):
+		m.setFocus(paneFrames)
+	case key.Matches(k, m.keys.Info) && m.infoAvailable():
+		m.overlay = overlayInfo
+		m.overlayView.setDoc(infoDoc(m.info(), m.overlayView.width))
+	case key.Matches(k, m.keys.Retry) && m.hdr.state == stateFailed:
+		return m.retry()
+	case key.Matches(k, m.keys.Relist) && m.session() != nil:
+		m.tools.loading = true
+		m.setStatus("re-listing tools (tools/list on the wire)…", false)
+		return listTools(m.ctx, m.session(), m.cfg.Timeout, "refresh")
+	case m.hdr.state == stateFailed && m.focus != paneFrames:
+		m.scrollFailure(k)
+	default:
+		return p.update(k)
+	}
+	return nil
+}
+
+func (m *Model) quit() tea.Cmd {
+	m.cancel()
+	return tea.Quit
+}
+
+func (m *Model) retry() tea.Cmd {
+	m.attempt++
+	m.hdr.state = stateConnecting
+	m.connErr = nil
+	m.setStatus(fmt.Sprintf("connecting (attempt %d)…", m.attempt), false)
+	return connect(m.ctx, m.opts, m.cfg.Timeout, m.attempt)
+}
+
+func (m *Model) info() session.Info {
+	if s := m.session(); s != nil {
+		return s.Info()
+	}
+	if m.cfg.Info != nil {
+		return *m.cfg.Info
+	}
+	return session.Info{}
+}
+
+func (m *Model) infoAvailable() bool { return m.session() != nil || m.cfg.Info != nil }
+
+func (m *Model) scrollFailure(k tea.KeyPressMsg) {
+	sk := m.okeys.scrollKeys
+	switch {
+	case key.Matches(k, sk.Up):
+		m.failure.scroll(-1)
+	case key.Matches(k, sk.Down):
+		m.failure.scroll(1)
+	case key.Matches(k, sk.PageUp):
+		m.failure.scroll(-m.failure.height)
+	case key.Matches(k, sk.PageDown):
+		m.failure.scroll(m.failure.height)
+	}
+}
+
+func (m *Model) overlayKey(k tea.KeyPressMsg) tea.Cmd {
+	v := &m.overlayView
+	switch {
+	case key.Matches(k, m.okeys.Close):
+		m.overlay = overlayNone
+	case key.Matches(k, m.okeys.Up):
+		v.scroll(-1)
+	case key.Matches(k, m.okeys.Down):
+		v.scroll(1)
+	case key.Matches(k, m.okeys.PageUp):
+		v.scroll(-max(v.height-1, 1))
+	case key.Matches(k, m.okeys.PageDown):
+		v.scroll(max(v.height-1, 1))
+	case key.Matches(k, m.okeys.Home):
+		v.home()
+	case key.Matches(k, m.okeys.End):
+		v.end()
+	}
+	return nil
+}
+
+// openHelp shows every key of the focused pane and the app-wide keys, drawn
+// from the bindings that handle them.
+func (m *Model) openHelp() {
+	m.overlay = overlayHelp
+	m.help.ShowAll = true
+	m.help.SetWidth(m.overlayView.width)
+	rows := max(m.overlayView.height-4, 4)
+	paneKeys := m.pane(m.focus).help()
+	var enabled []key.Binding
+	for _, b := range paneKeys {
+		if b.Enabled() {
+			enabled = append(enabled, b)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(m.st.heading.Render(paneNames[m.focus]+" keys") + "\n\n")
+	b.WriteString(m.help.FullHelpView(columns(enabled, rows)) + "\n\n")
+	b.WriteString(m.st.heading.Render("Everywhere") + "\n\n")
+	b.WriteString(m.help.FullHelpView(columns(m.globalHelp(), rows)) + "\n\n")
+	b.WriteString(m.st.muted.Render("esc closes this help"))
+	m.overlayView.setDoc(newDoc([]byte(b.String())))
+}
+
+func (m *Model) globalHelp() []key.Binding {
+	k := m.keys
+	k.Retry.SetEnabled(m.hdr.state == stateFailed)
+	k.Relist.SetEnabled(m.session() != nil)
+	k.Info.SetEnabled(m.infoAvailable())
+	tools, editor, result := k.Tools, k.Editor, k.Result
+	tools.SetEnabled(!m.readOnly)
+	editor.SetEnabled(!m.readOnly)
+	result.SetEnabled(!m.readOnly)
+	return []key.Binding{k.Next, k.Prev, tools, editor, result, k.Frames, k.Info, k.Retry, k.Relist, k.Help, k.Quit, k.ForceQuit}
+}
+
+func columns(bs []key.Binding, rows int) [][]key.Binding {
+	var out [][]key.Binding
+	for len(bs) > 0 {
+		n := min(rows, len(bs))
+		out = append(out, bs[:n])
+		bs = bs[n:]
+	}
+	return out
+}
+
+// connection handles the session's life: opened, failed, tools listed.
+func (m *Model) connection(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case connectedMsg:
+		if msg.attempt != m.attempt || m.ctx.Err() != nil {
+			return closeSession(msg.s)
+		}
+		m.sessMu.Lock()
+		m.sess = msg.s
+		m.sessMu.Unlock()
+		m.hdr.state, m.hdr.info = stateConnected, msg.s.Info()
+		m.status = ""
+		return listTools(m.ctx, msg.s, m.cfg.Timeout, "connected")
+	case connectFailedMsg:
+		if msg.attempt != m.attempt || m.ctx.Err() != nil {
+			return nil
+		}
+		m.hdr.state, m.connErr = stateFailed, msg.err
+		m.status = ""
+		m.failure.setDoc(failureDoc(m.opts.Target, msg.err, m.failure.width))
+	case toolsListedMsg:
+		if msg.err != nil {
+			m.tools.setError(msg.err)
+			return nil
+		}
+		m.tools.setTools(msg.raw, msg.typed, msg.reason == "connected")
+		if msg.reason != "connected" {
+			m.setStatus("tools re-listed ("+msg.reason+"): "+m.tools.note, false)
+		}
+		if m.editor.tool != "" {
+			if t := m.tools.tool(m.editor.tool); t != nil {
+				m.editor.setSchema(t.Input)
+			}
+		}
+		m.resize(m.width, m.height)
+	case toolsChangedMsg:
+		cmds := []tea.Cmd{waitToolsChanged(m.ctx, m.toolsChanged)}
+		if s := m.session(); s != nil {
+			m.setStatus("the server sent notifications/tools/list_changed: re-listing", false)
+			cmds = append(cmds, listTools(m.ctx, s, m.cfg.Timeout, "list_changed"))
+		}
+		return tea.Batch(cmds...)
+	case closedMsg:
+		m.hdr.state = stateClosed
+	}
+	return nil
+}
+
+// calling handles tools chosen, calls sent and answered, and calls looked at.
+func (m *Model) calling(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case chooseToolMsg:
+		t := m.tools.tool(msg.name)
+		if t == nil {
+			return nil
+		}
+		m.editor.load(t.Name, t.Input, prefill(t.Input), len(m.calls))
+		m.setFocus(paneEditor)
+		return m.editor.startEditing()
+	case sendCallMsg:
+		s := m.session()
+		if s == nil {
+			m.setStatus("not connected: nothing can be sent (r retries)", true)
+			return nil
+		}
+		m.nextID++
+		c := &call{id: m.nextID, tool: msg.tool, args: msg.args, violations: msg.violations}
+		if t := m.tools.tool(msg.tool); t != nil {
+			c.output = t.Output
+		}
+		m.calls = append(m.calls, c)
+		m.editor.histPos = len(m.calls)
+		m.result.show(c.id)
+		m.setStatus(fmt.Sprintf("call #%d: tools/call %s sent", c.id, c.tool), false)
+		return callTool(m.ctx, s, m.cfg.Timeout, c.id, c.tool, c.args)
+	case callDoneMsg:
+		c := m.call(msg.id)
+		if c == nil {
+			return nil
+		}
+		c.done, c.ex, c.err = true, msg.ex, msg.err
+		if cur := m.result.current(); cur != nil && cur.id == c.id {
+			m.result.sync()
+			m.selectCallFrames(c, false)
+		}
+		if m.lay.tabs && m.focus == paneEditor {
+			m.setFocus(paneResult)
+		}
+		m.setStatus(fmt.Sprintf("call #%d %s: %s", c.id, c.tool, ansi.Strip(c.badge(m.st))), c.outcome() != outcomeOK)
+	case editCallMsg:
+		c := m.call(msg.id)
+		if c == nil {
+			return nil
+		}
+		var input []byte
+		if t := m.tools.tool(c.tool); t != nil {
+			input = t.Input
+		}
+		pos := 0
+		for i, x := range m.calls {
+			if x.id == c.id {
+				pos = i
+			}
+		}
+		m.editor.load(c.tool, input, c.args, pos)
+		m.setFocus(paneEditor)
+		m.setStatus(fmt.Sprintf("arguments of call #%d loaded: edit, then ctrl+s sends a new call", c.id), false)
+	case selectCallMsg:
+		if c := m.call(msg.id); c != nil {
+			m.selectCallFrames(c, false)
+		}
+	case showFramesMsg:
+		if m.frames.selectSeq(msg.seq) {
+			m.setFocus(paneFrames)
+		}
+	}
+	return nil
+}
+
+func (m *Model) call(id int) *call {
+	for _, c := range m.calls {
+		if c.id == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// selectCallFrames selects a call's response frame (its request is marked
+// as the partner), or its request while it is unanswered.
+func (m *Model) selectCallFrames(c *call, focus bool) {
+	if c.ex == nil {
+		return
+	}
+	f := c.ex.Response
+	if f == nil {
+		f = c.ex.Request
+	}
+	if f == nil {
+		return
+	}
+	m.frames.grow(m.cfg.Reader.Len())
+	if m.frames.selectSeq(f.Seq) && focus {
+		m.setFocus(paneFrames)
+	}
+}
+
+func (m *Model) setFocus(id paneID) {
+	m.focus = id
+	m.tools.setFocus(id == paneTools)
+	m.editor.setFocus(id == paneEditor)
+	m.result.setFocus(id == paneResult)
+	m.frames.setFocus(id == paneFrames)
+}
+
+func (m *Model) cycle(d int) {
+	if m.readOnly {
+		return
+	}
+	m.setFocus(paneID((int(m.focus) + d + int(paneCount)) % int(paneCount)))
+}
+
+func (m *Model) wheel(ms tea.Mouse) {
+	dy := 0
+	switch ms.Button {
+	case tea.MouseWheelUp:
+		dy = -1
+	case tea.MouseWheelDown:
+		dy = 1
+	default:
+		return
+	}
+	if m.overlay != overlayNone {
+		m.overlayView.scroll(dy * 3)
+		return
+	}
+	for id := paneTools; id < paneCount; id++ {
+		if !m.lay.visible[id] || (m.lay.tabs && id != m.focus) {
+			continue
+		}
+		r := m.lay.content(id)
+		if r.contains(ms.X, ms.Y) {
+			if m.hdr.state == stateFailed && id != paneFrames {
+				m.failure.scroll(dy * 3)
+				return
+			}
+			m.pane(id).wheel(dy, ms.Y-r.y-1)
+			return
+		}
+	}
+}
+
+const footerH = 1
+
+func (m *Model) resize(w, h int) {
+	if w <= 0 || h <= 0 {
+		return
+	}
+	m.width, m.height = w, h
+	m.hdr.setSize(w)
+	m.lay = arrange(w, h, 2, footerH, m.readOnly)
+	for id := paneTools; id < paneCount; id++ {
+		r := m.lay.content(id)
+		switch id {
+		case paneTools:
+			m.tools.setSize(r.w, r.h)
+		case paneEditor:
+			m.editor.setSize(r.w, r.h)
+		case paneResult:
+			m.result.setSize(r.w, r.h)
+		case paneFrames:
+			m.frames.setSize(r.w, r.h)
+		}
+	}
+	fr := m.failureRect()
+	m.failure.setSize(fr.w, fr.h)
+	if m.connErr != nil {
+		m.failure.keepDoc(failureDoc(m.opts.Target, m.connErr, fr.w))
+	}
+	m.overlayView.setSize(max(w-4, 1), max(h-2-footerH-2, 1))
+	switch m.overlay {
+	case overlayHelp:
+		m.openHelp()
+	case overlayInfo:
+		m.overlayView.keepDoc(infoDoc(m.info(), m.overlayView.width))
+	}
+}
+
+// failureRect is where the connection failure is explained: the tools and
+// call columns, or the whole body in tabs mode.
+func (m *Model) failureRect() rect {
+	if m.lay.tabs {
+		return m.lay.content(paneTools)
+	}
+	a, b := m.lay.panes[paneTools], m.lay.panes[paneResult]
+	return rect{a.x + 1, a.y + 1, b.x + b.w - a.x - 2, a.h - 2}
+}
+
+// View draws the screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "jig"
+	if n := m.hdr.info.ServerName; n != "" {
+		v.WindowTitle = "jig · " + n
+	}
+	return v
+}
+
+func (m *Model) render() string {
+	if m.width == 0 || m.height == 0 {
+		return ""
+	}
+	lines := make([]string, 0, m.height)
+	lines = append(lines, fit(m.hdr.view(), m.width, 2)...)
+	switch {
+	case m.overlay != overlayNone:
+		title := "Keys"
+		if m.overlay == overlayInfo {
+			title = "Server info"
+		}
+		lines = append(lines, box(m.st, title, m.overlayView.view(m.st), m.width, m.height-2-footerH, true)...)
+	case m.lay.tabs:
+		if !m.readOnly {
+			lines = append(lines, m.tabBar())
+		}
+		id := m.focus
+		r := m.lay.content(id)
+		if m.hdr.state == stateFailed && id != paneFrames {
+			lines = append(lines, fit(m.failure.view(m.st), r.w, r.h)...)
+		} else {
+			lines = append(lines, fit(m.paneView(id), r.w, r.h)...)
+		}
+	default:
+		lines = append(lines, m.columns()...)
+	}
+	lines = append(lines, m.footer())
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) paneView(id paneID) string {
+	switch id {
+	case paneTools:
+		return m.tools.view()
+	case paneEditor:
+		return m.editor.view()
+	case paneResult:
+		return m.result.view()
+	}
+	return m.frames.view()
+}
+
+func (m *Model) paneTitle(id paneID) string {
+	t := fmt.Sprintf("%d %s", id+1, paneNames[id])
+	switch id {
+	case paneTools:
+		if len(m.tools.tools) > 0 {
+			t += fmt.Sprintf(" (%d)", len(m.tools.tools))
+		}
+	case paneResult:
+		if len(m.calls) > 0 {
+			t += fmt.Sprintf(" (%d calls)", len(m.calls))
+		}
+	case paneFrames:
+		t += fmt.Sprintf(" (%s)", thousands(m.frames.n))
+	}
+	return t
+}
+
+// columns draws the panes side by side: tools | arguments over result | frames.
+func (m *Model) columns() []string {
+	l := m.lay
+	bodyH := l.panes[paneTools].h
+	grid := make([]string, bodyH)
+	var left, mid []string
+	if m.hdr.state == stateFailed {
+		w := l.panes[paneTools].w + l.panes[paneEditor].w
+		left = box(m.st, "Connection", m.failure.view(m.st), w, bodyH, m.focus != paneFrames)
+	} else {
+		left = box(m.st, m.paneTitle(paneTools), m.tools.view(), l.panes[paneTools].w, bodyH, m.focus == paneTools)
+		mid = append(box(m.st, m.paneTitle(paneEditor), m.editor.view(), l.panes[paneEditor].w, l.panes[paneEditor].h, m.focus == paneEditor),
+			box(m.st, m.paneTitle(paneResult), m.result.view(), l.panes[paneResult].w, l.panes[paneResult].h, m.focus == paneResult)...)
+	}
+	right := box(m.st, m.paneTitle(paneFrames), m.frames.view(), l.panes[paneFrames].w, bodyH, m.focus == paneFrames)
+	for i := range grid {
+		row := left[i]
+		if mid != nil {
+			row += mid[i]
+		}
+		grid[i] = row + right[i]
+	}
+	return grid
+}
+
+func (m *Model) tabBar() string {
+	var parts []string
+	for id := paneTools; id < paneCount; id++ {
+		st := m.st.tabInactive
+		if id == m.focus {
+			st = m.st.tabActive
+		}
+		parts = append(parts, st.Render(m.paneTitle(id)))
+	}
+	bar := strings.Join(parts, "")
+	return fit(bar, m.width, 1)[0]
+}
+
+func (m *Model) footer() string {
+	if m.status != "" {
+		st := m.st.status
+		if m.statusErr {
+			st = m.st.statusError
+		}
+		return fit(st.Render(ansi.Truncate(m.status, m.width, "…")), m.width, 1)[0]
+	}
+	var bs []key.Binding
+	if m.overlay != overlayNone {
+		bs = []key.Binding{m.okeys.Close, m.okeys.Down, m.okeys.PageDown}
+	} else {
+		for _, b := range m.pane(m.focus).help() {
+			if b.Enabled() && len(bs) < 6 {
+				bs = append(bs, b)
+			}
+		}
+		if m.hdr.state == stateFailed {
+			bs = append([]key.Binding{m.keys.Retry}, bs...)
+		}
+		bs = append(bs, m.keys.Next, m.keys.Help, m.keys.Quit)
+	}
+	h := m.help
+	h.ShowAll = false
+	h.SetWidth(m.width)
+	return fit(h.ShortHelpView(bs), m.width, 1)[0]
+}

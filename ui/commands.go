@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpjig/jig/session"
+)
+
+// Everything the UI asks for that takes time. Each command runs off the UI
+// goroutine and answers with one message from messages.go; none of them
+// touches the model.
+
+// connect opens the session. A session that opens after the UI quit (ctx
+// done) is closed at once so its server does not outlive jig.
+func connect(ctx context.Context, opts session.Options, timeout time.Duration, attempt int) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		s, err := session.Open(cctx, opts)
+		if err != nil {
+			return connectFailedMsg{attempt: attempt, err: err}
+		}
+		if ctx.Err() != nil {
+			s.Close()
+			return connectFailedMsg{attempt: attempt, err: ctx.Err()}
+		}
+		return connectedMsg{attempt: attempt, s: s}
+	}
+}
+
+// listTools lists every tool; it always goes to the wire.
+func listTools(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		raw, typed, err := s.ListTools(cctx)
+		return toolsListedMsg{reason: reason, raw: raw, typed: typed, err: err}
+	}
+}
+
+// callTool sends tools/call with args exactly as typed.
+func callTool(ctx context.Context, s *session.Session, timeout time.Duration, id int, name, args string) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		ex, err := s.CallTool(cctx, name, json.RawMessage(args))
+		return callDoneMsg{id: id, ex: ex, err: err}
+	}
+}
+
+// A waiter is a frame source that can block until it grows (a live
+// frames.Log); a transcript read from disk is not one.
+type waiter interface {
+	Wait(ctx context.Context, n int) (int, error)
+}
+
+// waitFrames re-arms after every framesMsg: it reports when the log holds
+// more than n frames.
+func waitFrames(ctx context.Context, w waiter, n int) tea.Cmd {
+	return func() tea.Msg {
+		got, err := w.Wait(ctx, n)
+		if err != nil {
+			return nil
+		}
+		return framesMsg{n: got}
+	}
+}
+
+// waitToolsChanged reports the next notifications/tools/list_changed.
+func waitToolsChanged(ctx context.Context, ch <-chan struct{}) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-ch:
+			return toolsChangedMsg{}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// write saves data in dir under a name that does not exist yet.
+func write(dir, name string, data []byte) tea.Cmd {
+	return func() tea.Msg {
+		base := unsafeName.ReplaceAllString(name, "_")
+		for i := 0; i < 1000; i++ {
+			p := filepath.Join(dir, base+".json")
+			if i > 0 {
+				p = filepath.Join(dir, fmt.Sprintf("%s-%d.json", base, i))
+			}
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if os.IsExist(err) {
+				continue
+			}
+			if err != nil {
+				return savedMsg{err: fmt.Errorf("write %s: %w", p, err)}
+			}
+			_, err = f.Write(data)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return savedMsg{err: fmt.Errorf("write %s: %w", p, err)}
+			}
+			if abs, err := filepath.Abs(p); err == nil {
+				p = abs
+			}
+			return savedMsg{path: p}
+		}
+		return savedMsg{err: fmt.Errorf("write %s in %s: too many files with that name", base, dir)}
+	}
+}
+
+// closeSession ends the session (and stops a stdio server).
+func closeSession(s *session.Session) tea.Cmd {
+	return func() tea.Msg { return closedMsg{err: s.Close()} }
+}
+
+// emit turns a message into a command, for panes that ask the root.
+func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }

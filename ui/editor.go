@@ -1,0 +1,287 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpjig/jig/frames/schema"
+)
+
+// editorPane is where a call's arguments are typed, as JSON. It validates
+// on every change and never blocks: invalid JSON cannot be sent (there is
+// nothing to send), arguments that violate the input schema need one more
+// ctrl+s and then go out byte for byte as typed.
+type editorPane struct {
+	st   *styles
+	keys editorKeys
+
+	ta      *textEdit
+	tool    string
+	input   json.RawMessage
+	editing bool
+
+	checked    string // the text last validated
+	problem    *jsonProblem
+	violations []schema.Violation
+	schemaErr  error
+	confirm    bool // one ctrl+s was pressed on violating arguments
+
+	calls   *[]*call // the session's calls, newest last (owned by the root)
+	histPos int      // index into *calls being shown, or len(*calls) for the draft
+	draft   string
+
+	problems      textView
+	focused       bool
+	width, height int
+	readOnly      bool
+}
+
+func newEditorPane(st *styles, calls *[]*call) *editorPane {
+	ta := newTextEdit(st, false)
+	ta.numbers = true
+	ta.placeholder = "pick a tool (1, then enter) to start from its input schema"
+	e := &editorPane{st: st, keys: newEditorKeys(), ta: ta, calls: calls}
+	e.revalidate()
+	return e
+}
+
+// load starts editing a call of tool with the given arguments.
+func (e *editorPane) load(tool string, input json.RawMessage, args string, histPos int) {
+	e.tool, e.input = tool, input
+	e.ta.setValue(args)
+	e.histPos = histPos
+	e.confirm = false
+	e.checked = "\x00" // force
+	e.revalidate()
+}
+
+// setSchema updates the input schema after a re-listing, keeping the text.
+func (e *editorPane) setSchema(input json.RawMessage) {
+	e.input = input
+	e.checked = "\x00"
+	e.revalidate()
+}
+
+func (e *editorPane) value() string { return e.ta.value() }
+
+func (e *editorPane) revalidate() {
+	v := e.ta.value()
+	if v == e.checked {
+		return
+	}
+	e.checked = v
+	e.problem, e.violations, e.schemaErr = nil, nil, nil
+	if e.tool == "" {
+		e.writeProblems()
+		return
+	}
+	e.problem = checkJSON(v)
+	if e.problem == nil && !isNull(e.input) {
+		e.violations, e.schemaErr = schema.Validate(e.input, json.RawMessage(v))
+	}
+	e.writeProblems()
+}
+
+func (e *editorPane) writeProblems() {
+	var b docBuilder
+	switch {
+	case e.tool == "":
+		b.line(roleMuted, "No tool chosen yet.")
+	case e.problem != nil:
+		b.line(roleError, "✗ "+e.problem.String()+" — cannot send")
+		b.line(rolePlain, "  "+e.problem.text)
+		b.line(roleError, "  "+strings.Repeat(" ", max(e.problem.col-1, 0))+"^")
+	case e.schemaErr != nil:
+		b.line(roleWarn, "! the input schema does not compile; arguments not checked:")
+		b.line(rolePlain, wrapText(e.schemaErr.Error(), "  ", e.width))
+	case isNull(e.input):
+		b.line(roleMuted, "valid JSON · the tool lists no input schema to check against")
+	case len(e.violations) == 0:
+		b.line(roleOK, "✓ valid against the input schema")
+	default:
+		b.linef(roleWarn, "! %d schema violation%s (sendable: ctrl+s twice sends exactly as typed)", len(e.violations), plural(len(e.violations)))
+		for _, v := range e.violations {
+			b.line(roleViolation, "  "+v.String())
+		}
+	}
+	top := e.problems.top
+	e.problems.setDoc(b.doc())
+	e.problems.top = top
+	e.problems.clamp()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func (e *editorPane) setFocus(f bool) {
+	e.focused = f
+	if !f {
+		e.stopEditing()
+	}
+}
+
+func (e *editorPane) typing() bool { return e.editing }
+
+func (e *editorPane) startEditing() tea.Cmd {
+	if e.tool == "" {
+		return nil
+	}
+	e.editing = true
+	e.ta.focus()
+	return nil
+}
+
+func (e *editorPane) stopEditing() {
+	e.editing = false
+	e.ta.blur()
+}
+
+func (e *editorPane) setSize(w, h int) {
+	e.width, e.height = w, h
+	probH := min(max(h/3, 2), 8)
+	taH := max(h-probH-2, 1)
+	e.ta.setSize(w, taH)
+	e.problems.setSize(w, h-taH-2)
+	e.checked = "\x00"
+	e.revalidate()
+}
+
+
+func (e *editorPane) update(msg tea.Msg) tea.Cmd {
+	k, isKey := msg.(tea.KeyPressMsg)
+	if isKey {
+		switch {
+		case key.Matches(k, e.keys.Send):
+			return e.send()
+		case key.Matches(k, e.keys.Reset):
+			if e.tool != "" {
+				e.load(e.tool, e.input, prefill(e.input), len(*e.calls))
+			}
+			return nil
+		case key.Matches(k, e.keys.PrevCall):
+			return e.history(-1)
+		case key.Matches(k, e.keys.NextCall):
+			return e.history(+1)
+		}
+		if !e.editing {
+			switch {
+			case key.Matches(k, e.keys.Edit):
+				return e.startEditing()
+			case key.Matches(k, e.keys.ScrollUp):
+				e.problems.scroll(-1)
+			case key.Matches(k, e.keys.ScrollDown):
+				e.problems.scroll(1)
+			}
+			return nil
+		}
+		if key.Matches(k, e.keys.Done) {
+			e.stopEditing()
+			return nil
+		}
+	}
+	if !e.editing {
+		return nil
+	}
+	if e.ta.update(msg) {
+		e.confirm = false
+		e.histPos = len(*e.calls)
+		e.revalidate()
+	}
+	return nil
+}
+
+// history steps through the session's previous calls (of any tool); the
+// root loads the chosen call's tool and arguments.
+func (e *editorPane) history(delta int) tea.Cmd {
+	n := len(*e.calls)
+	if n == 0 {
+		return emit(statusMsg{text: "no previous calls yet"})
+	}
+	if e.histPos >= n {
+		e.draft = e.ta.value()
+	}
+	pos := max(min(e.histPos+delta, n), 0)
+	if pos == n {
+		e.histPos = n
+		e.ta.setValue(e.draft)
+		e.revalidate()
+		return emit(statusMsg{text: "back to the draft"})
+	}
+	return emit(editCallMsg{id: (*e.calls)[pos].id})
+}
+
+func (e *editorPane) send() tea.Cmd {
+	switch {
+	case e.readOnly:
+		return emit(statusMsg{text: "read-only: there is no live session to call", isErr: true})
+	case e.tool == "":
+		return emit(statusMsg{text: "pick a tool first: 1 for the tools, then enter", isErr: true})
+	case e.problem != nil:
+		return emit(statusMsg{text: "cannot send: " + e.problem.String(), isErr: true})
+	case len(e.violations) > 0 && !e.confirm:
+		e.confirm = true
+		return emit(statusMsg{text: fmt.Sprintf("the arguments violate %s's input schema (%d): ctrl+s again sends them exactly as typed", e.tool, len(e.violations)), isErr: true})
+	}
+	e.confirm = false
+	return emit(sendCallMsg{tool: e.tool, args: e.ta.value(), violations: e.violations})
+}
+
+func (e *editorPane) wheel(dy, y int) {
+	if y >= e.ta.height+1 {
+		e.problems.scroll(dy)
+		return
+	}
+	e.ta.top = max(min(e.ta.top+dy, e.ta.cursorRow()), 0)
+}
+
+func (e *editorPane) help() []key.Binding {
+	k := e.keys
+	k.Edit.SetEnabled(!e.editing && e.tool != "")
+	k.Done.SetEnabled(e.editing)
+	k.Send.SetEnabled(e.tool != "" && !e.readOnly)
+	k.Reset.SetEnabled(e.tool != "")
+	n := len(*e.calls)
+	k.PrevCall.SetEnabled(n > 0 && e.histPos > 0)
+	k.NextCall.SetEnabled(n > 0 && e.histPos < n)
+	k.ScrollUp.SetEnabled(!e.editing)
+	k.ScrollDown.SetEnabled(!e.editing)
+	out := []key.Binding{k.Edit, k.Done, k.Send, k.Reset, k.PrevCall, k.NextCall, k.ScrollUp, k.ScrollDown}
+	if e.editing {
+		out = append(out, e.ta.keys.list()...)
+	}
+	return out
+}
+
+func (e *editorPane) view() string {
+	head := "arguments"
+	if e.tool != "" {
+		head = e.tool + " · arguments (JSON, sent exactly as typed)"
+	}
+	if e.histPos < len(*e.calls) {
+		head += fmt.Sprintf(" · from call #%d", (*e.calls)[e.histPos].id)
+	}
+	var mode string
+	switch {
+	case e.editing:
+		mode = e.st.warnText.Render("EDITING") + e.st.muted.Render(" esc to stop")
+	case e.tool != "":
+		mode = e.st.muted.Render("enter to edit · ctrl+s send")
+	}
+	line := e.st.label.Render(ansi.Truncate(head, max(e.width-ansi.StringWidth(mode)-1, 0), "…"))
+	if gap := e.width - ansi.StringWidth(line) - ansi.StringWidth(mode); gap >= 1 {
+		line += strings.Repeat(" ", gap) + mode
+	}
+	if e.confirm {
+		line = e.st.warnText.Render(ansi.Truncate("ctrl+s again: send despite the schema violations", e.width, "…"))
+	}
+	return line + "\n" + e.ta.view() + "\n" + e.st.muted.Render(strings.Repeat("─", e.width)) + "\n" + e.problems.view(e.st)
+}

@@ -1,0 +1,592 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// kindCycle is the order the kind filter steps through; "" is every kind.
+var kindCycle = []frames.Kind{"", frames.KindRequest, frames.KindResult, frames.KindError, frames.KindNotification,
+	frames.KindStderr, frames.KindInvalid, frames.KindBatch, frames.KindTransport}
+
+// framesPane lists every frame in order and shows the selected frame's exact
+// bytes. It reads a frames.Reader only, so it serves a live session and a
+// transcript opened from disk alike; with 100,000 frames it draws just the
+// visible rows, and a filter costs one pass when it changes.
+type framesPane struct {
+	st    *styles
+	keys  framesKeys
+	ikeys inputKeys
+
+	r     frames.Reader
+	n     int // frames known; grows with framesMsg
+	start time.Time
+
+	query     string
+	dir       frames.Direction
+	kind      frames.Kind
+	input     *textEdit
+	filtering bool
+	idx       []int // frame indexes that pass the filter (when filtered)
+	filtered  bool
+
+	sel, top  int // positions among the shown frames
+	follow    bool
+	bodyFocus bool
+	showRaw   bool
+	body      textView
+	bodyFor   int
+	bodyRaw   bool
+	bodyNote  string
+
+	focused       bool
+	width, height int
+	listH         int
+}
+
+func newFramesPane(st *styles, r frames.Reader) *framesPane {
+	ti := newTextEdit(st, true)
+	ti.prompt = "/ "
+	ti.placeholder = "method, id=…, or text in the summary"
+	p := &framesPane{st: st, keys: newFramesKeys(), ikeys: newInputKeys(), r: r, input: ti, follow: true, bodyFor: -1}
+	p.grow(r.Len())
+	return p
+}
+
+func (p *framesPane) count() int {
+	if p.filtered {
+		return len(p.idx)
+	}
+	return p.n
+}
+
+// at returns the frame index shown at position pos.
+func (p *framesPane) at(pos int) int {
+	if p.filtered {
+		return p.idx[pos]
+	}
+	return pos
+}
+
+// selectedIndex is the frame index under the cursor, or -1.
+func (p *framesPane) selectedIndex() int {
+	if p.sel < 0 || p.sel >= p.count() {
+		return -1
+	}
+	return p.at(p.sel)
+}
+
+// grow takes in frames up to n.
+func (p *framesPane) grow(n int) {
+	if n <= p.n {
+		return
+	}
+	atEnd := p.sel >= p.count()-1
+	if p.n == 0 && n > 0 {
+		p.start = p.r.Frame(0).Time
+	}
+	if p.filtered {
+		for i := p.n; i < n; i++ {
+			if p.match(i) {
+				p.idx = append(p.idx, i)
+			}
+		}
+	}
+	p.n = n
+	if p.follow && atEnd && !p.bodyFocus {
+		p.sel = max(p.count()-1, 0)
+	}
+	p.keepVisible()
+	p.syncBody()
+}
+
+func (p *framesPane) match(i int) bool {
+	f := p.r.Frame(i)
+	if p.dir != "" && f.Dir != p.dir {
+		return false
+	}
+	if p.kind != "" && f.Kind != p.kind {
+		return false
+	}
+	if p.query == "" {
+		return true
+	}
+	q := strings.ToLower(p.query)
+	if id, ok := strings.CutPrefix(q, "id="); ok {
+		return strings.Trim(strings.ToLower(f.ID), `"`) == strings.Trim(id, `"`)
+	}
+	return strings.Contains(strings.ToLower(f.Method), q) ||
+		strings.Contains(strings.ToLower(f.Err), q) || strings.Contains(strings.ToLower(f.Note), q) ||
+		(f.Kind == frames.KindStderr && strings.Contains(strings.ToLower(string(f.Raw)), q))
+}
+
+// refilter recomputes the shown frames, keeping the selected frame if it
+// still passes.
+func (p *framesPane) refilter() {
+	keep := p.selectedIndex()
+	p.filtered = p.query != "" || p.dir != "" || p.kind != ""
+	p.idx = p.idx[:0]
+	if p.filtered {
+		for i := 0; i < p.n; i++ {
+			if p.match(i) {
+				p.idx = append(p.idx, i)
+			}
+		}
+	}
+	p.sel = p.position(keep)
+	p.keepVisible()
+	p.syncBody()
+}
+
+// position finds the shown position of frame index i, or the nearest one
+// before it.
+func (p *framesPane) position(i int) int {
+	if i < 0 {
+		return max(p.count()-1, 0)
+	}
+	if !p.filtered {
+		return min(i, max(p.n-1, 0))
+	}
+	pos := sort.SearchInts(p.idx, i)
+	if pos < len(p.idx) && p.idx[pos] == i {
+		return pos
+	}
+	return max(pos-1, 0)
+}
+
+// selectSeq selects the frame with sequence number seq, clearing filters
+// that hide it. It reports whether the frame exists.
+func (p *framesPane) selectSeq(seq int64) bool {
+	i := sort.Search(p.n, func(i int) bool { return p.r.Frame(i).Seq >= seq })
+	if i >= p.n || p.r.Frame(i).Seq != seq {
+		return false
+	}
+	if p.filtered && !p.match(i) {
+		p.query, p.dir, p.kind = "", "", ""
+		p.input.setValue("")
+		p.refilter()
+	}
+	p.sel = p.position(i)
+	p.follow = false
+	p.keepVisible()
+	p.syncBody()
+	return true
+}
+
+func (p *framesPane) keepVisible() {
+	if p.listH <= 0 {
+		return
+	}
+	if p.sel < p.top {
+		p.top = p.sel
+	}
+	if p.sel >= p.top+p.listH {
+		p.top = p.sel - p.listH + 1
+	}
+	p.top = max(min(p.top, p.count()-p.listH), 0)
+}
+
+func (p *framesPane) setFocus(f bool) {
+	p.focused = f
+	if !f {
+		p.bodyFocus = false
+	}
+}
+
+func (p *framesPane) typing() bool { return p.filtering }
+
+func (p *framesPane) setSize(w, h int) {
+	p.width, p.height = w, h
+	p.input.setSize(w, 1)
+	p.listH = max(min(h*2/5, h-6), min(3, h))
+	p.body.setSize(w, max(h-p.listH-3, 0))
+	p.keepVisible()
+}
+
+// syncBody loads the selected frame's bytes into the body when the
+// selection or the mode changed.
+func (p *framesPane) syncBody() {
+	i := p.selectedIndex()
+	if i == p.bodyFor && p.showRaw == p.bodyRaw {
+		return
+	}
+	p.bodyFor, p.bodyRaw = i, p.showRaw
+	p.bodyNote = ""
+	if i < 0 {
+		p.body.setDoc(newDoc(nil))
+		return
+	}
+	f := p.r.Frame(i)
+	data, err := p.r.Body(i)
+	if err != nil {
+		p.bodyNote = "body unavailable: " + err.Error()
+		p.body.setDoc(newDoc(nil))
+		return
+	}
+	mode := "raw bytes"
+	if !p.showRaw && f.Kind != frames.KindStderr && f.Kind != frames.KindInvalid {
+		var ok bool
+		if data, ok = pretty(data); ok {
+			mode = "pretty-printed"
+		}
+	}
+	p.bodyNote = mode
+	p.body.setDoc(newDoc(data))
+}
+
+func (p *framesPane) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	if p.filtering {
+		switch {
+		case key.Matches(k, p.ikeys.Accept):
+			p.filtering = false
+			p.input.blur()
+		case key.Matches(k, p.ikeys.Cancel):
+			p.filtering = false
+			p.input.blur()
+			p.input.setValue("")
+			p.query = ""
+			p.refilter()
+		default:
+			p.input.update(msg)
+			if v := strings.TrimSpace(p.input.value()); v != p.query {
+				p.query = v
+				p.refilter()
+			}
+			return nil
+		}
+		return nil
+	}
+	if p.bodyFocus {
+		return p.updateBody(k)
+	}
+	n := p.count()
+	moved := true
+	switch {
+	case key.Matches(k, p.keys.Up):
+		p.sel = max(p.sel-1, 0)
+	case key.Matches(k, p.keys.Down):
+		p.sel = min(p.sel+1, max(n-1, 0))
+	case key.Matches(k, p.keys.PageUp):
+		p.sel = max(p.sel-p.listH, 0)
+	case key.Matches(k, p.keys.PageDown):
+		p.sel = min(p.sel+p.listH, max(n-1, 0))
+	case key.Matches(k, p.keys.Home):
+		p.sel = 0
+	case key.Matches(k, p.keys.End):
+		p.sel = max(n-1, 0)
+	case key.Matches(k, p.keys.Partner):
+		i := p.selectedIndex()
+		if i < 0 {
+			return nil
+		}
+		j := p.r.Partner(i)
+		if j < 0 {
+			return emit(statusMsg{text: fmt.Sprintf("frame #%d has no paired request or response", p.r.Frame(i).Seq), isErr: true})
+		}
+		p.selectSeq(p.r.Frame(j).Seq)
+		return nil
+	default:
+		moved = false
+	}
+	if moved {
+		p.follow = p.sel >= n-1
+		p.keepVisible()
+		p.syncBody()
+		return nil
+	}
+	return p.updateCommon(k)
+}
+
+func (p *framesPane) updateBody(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, p.keys.Back):
+		p.bodyFocus = false
+	case key.Matches(k, p.keys.Up):
+		p.body.scroll(-1)
+	case key.Matches(k, p.keys.Down):
+		p.body.scroll(1)
+	case key.Matches(k, p.keys.PageUp):
+		p.body.scroll(-max(p.body.height-1, 1))
+	case key.Matches(k, p.keys.PageDown):
+		p.body.scroll(max(p.body.height-1, 1))
+	case key.Matches(k, p.keys.Home):
+		p.body.home()
+	case key.Matches(k, p.keys.End):
+		p.body.end()
+	default:
+		return p.updateCommon(k)
+	}
+	return nil
+}
+
+// updateCommon handles the keys that work in the list and in the body.
+func (p *framesPane) updateCommon(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, p.keys.Body):
+		if p.selectedIndex() >= 0 {
+			p.bodyFocus = true
+		}
+	case key.Matches(k, p.keys.Raw):
+		p.showRaw = !p.showRaw
+		p.syncBody()
+	case key.Matches(k, p.keys.BodyUp):
+		p.body.scroll(-3)
+	case key.Matches(k, p.keys.BodyDown):
+		p.body.scroll(3)
+	case key.Matches(k, p.keys.Filter):
+		p.filtering = true
+		p.bodyFocus = false
+		p.input.setValue(p.query)
+		p.input.cursorEnd()
+		p.input.focus()
+		return nil
+	case key.Matches(k, p.keys.ClearFilter):
+		p.query, p.dir, p.kind = "", "", ""
+		p.input.setValue("")
+		p.refilter()
+	case key.Matches(k, p.keys.Direction):
+		switch p.dir {
+		case "":
+			p.dir = frames.ClientToServer
+		case frames.ClientToServer:
+			p.dir = frames.ServerToClient
+		default:
+			p.dir = ""
+		}
+		p.refilter()
+	case key.Matches(k, p.keys.Kind):
+		for i, kd := range kindCycle {
+			if kd == p.kind {
+				p.kind = kindCycle[(i+1)%len(kindCycle)]
+				break
+			}
+		}
+		p.refilter()
+	case key.Matches(k, p.keys.Write):
+		i := p.selectedIndex()
+		if i < 0 {
+			return nil
+		}
+		data, err := p.r.Body(i)
+		if err != nil {
+			return emit(statusMsg{text: "cannot read the body: " + err.Error(), isErr: true})
+		}
+		f := p.r.Frame(i)
+		name := fmt.Sprintf("jig-frame-%d-%s", f.Seq, f.Kind)
+		if f.Method != "" {
+			name += "-" + f.Method
+		}
+		return emit(writeMsg{name: name, data: data})
+	}
+	return nil
+}
+
+func (p *framesPane) wheel(dy, y int) {
+	if y <= p.listH {
+		p.sel = max(min(p.sel+dy, p.count()-1), 0)
+		p.follow = p.sel >= p.count()-1
+		p.keepVisible()
+		p.syncBody()
+		return
+	}
+	p.body.scroll(dy * 3)
+}
+
+func (p *framesPane) help() []key.Binding {
+	if p.filtering {
+		return []key.Binding{p.ikeys.Accept, p.ikeys.Cancel}
+	}
+	k := p.keys
+	has := p.selectedIndex() >= 0
+	k.Partner.SetEnabled(has && p.r.Partner(p.selectedIndex()) >= 0)
+	k.Body.SetEnabled(has && !p.bodyFocus)
+	k.Back.SetEnabled(p.bodyFocus)
+	k.Write.SetEnabled(has)
+	k.Raw.SetEnabled(has)
+	k.ClearFilter.SetEnabled(p.filtered)
+	nav := k.list()
+	if p.bodyFocus {
+		nav = []key.Binding{bind([]string{"up"}, "↑/↓", "scroll"), k.PageUp, k.PageDown, k.Home, k.End}
+	}
+	return append(nav, k.Partner, k.Body, k.Back, k.Raw, k.Write, k.Filter, k.Direction, k.Kind, k.ClearFilter, k.BodyUp, k.BodyDown)
+}
+
+// filterDesc says which filters are on.
+func (p *framesPane) filterDesc() string {
+	var parts []string
+	if p.query != "" {
+		parts = append(parts, fmt.Sprintf("%q", p.query))
+	}
+	if p.dir != "" {
+		parts = append(parts, string(p.dir)+" "+p.dir.Arrow())
+	}
+	if p.kind != "" {
+		parts = append(parts, string(p.kind))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (p *framesPane) view() string {
+	var b strings.Builder
+	b.Grow((p.listH + p.body.height + 3) * (p.width + 16))
+	switch {
+	case p.filtering:
+		b.WriteString(p.input.view())
+	default:
+		head := thousands(p.n) + " frames"
+		if p.filtered {
+			head = fmt.Sprintf("%s of %s frames · filter %s", thousands(len(p.idx)), thousands(p.n), p.filterDesc())
+		}
+		if p.follow && p.n > 0 && !p.filtered {
+			head += " · following"
+		}
+		b.WriteString(p.st.muted.Render(ansi.Truncate(head, p.width, "…")))
+	}
+	sel := p.selectedIndex()
+	partner := -1
+	if sel >= 0 {
+		partner = p.r.Partner(sel)
+	}
+	seqW := len(fmt.Sprint(p.n))
+	for r := 0; r < p.listH; r++ {
+		b.WriteByte('\n')
+		pos := p.top + r
+		if pos >= p.count() {
+			continue
+		}
+		i := p.at(pos)
+		b.WriteString(p.row(i, seqW, i == sel, i == partner))
+	}
+	b.WriteByte('\n')
+	b.WriteString(p.bodyHeader(sel))
+	b.WriteByte('\n')
+	if p.bodyFor >= 0 && p.bodyFor < p.n {
+		if e := p.r.Frame(p.bodyFor).Err; e != "" {
+			b.WriteString(p.st.frameInvalid.Render(ansi.Truncate("! "+e, p.width, "…")))
+		} else {
+			b.WriteString(p.st.muted.Render(ansi.Truncate(p.bodyNote+" · "+p.body.position(), p.width, "…")))
+		}
+	}
+	if p.body.height > 0 {
+		b.WriteByte('\n')
+		b.WriteString(p.body.view(p.st))
+	}
+	return b.String()
+}
+
+func (p *framesPane) bodyHeader(i int) string {
+	if i < 0 {
+		return p.st.muted.Render(strings.Repeat("─", p.width))
+	}
+	f := p.r.Frame(i)
+	h := fmt.Sprintf("─ #%d %s %s", f.Seq, f.Dir.Arrow(), f.Kind)
+	if f.Method != "" {
+		h += " " + f.Method
+	}
+	if f.ID != "" {
+		h += " id=" + f.ID
+	}
+	h += " · " + frames.HumanSize(f.Size())
+	if d, ok := frames.Latency(p.r, i); ok {
+		h += fmt.Sprintf(" · %s after #%d", roundLatency(d), p.r.Frame(p.r.Partner(i)).Seq)
+	} else if j := p.r.Partner(i); j >= 0 {
+		h += fmt.Sprintf(" · answered by #%d", p.r.Frame(j).Seq)
+	}
+	h += " "
+	if w := ansi.StringWidth(h); w < p.width {
+		h += strings.Repeat("─", p.width-w)
+	}
+	st := p.st.muted
+	if p.bodyFocus {
+		st = p.st.label
+	}
+	return st.Render(ansi.Truncate(h, p.width, "…"))
+}
+
+// row is one frame's line: gutter, seq, time offset, direction, kind, what
+// it is (method and id, a stderr line, why it is invalid), size, latency.
+func (p *framesPane) row(i, seqW int, selected, partner bool) string {
+	f := p.r.Frame(i)
+	gutter := "  "
+	if partner {
+		gutter = "↔ "
+	}
+	if selected {
+		gutter = "▶ "
+	}
+	off := f.Time.Sub(p.start).Seconds()
+	left := fmt.Sprintf("%s#%-*d %+8.3fs %s %-12s ", gutter, seqW, f.Seq, off, f.Dir.Arrow(), kindLabel(f))
+	var what string
+	switch f.Kind {
+	case frames.KindStderr:
+		what = "| " + sanitize(f.Raw[:min(len(f.Raw), 4*p.width)])
+	case frames.KindInvalid, frames.KindBatch:
+		what = f.Err
+	case frames.KindTransport:
+		what = f.Note
+		if f.HTTP != nil && f.HTTP.Status != 0 {
+			what = fmt.Sprintf("HTTP %d %s", f.HTTP.Status, what)
+		}
+	default:
+		what = f.Method
+		if f.ID != "" {
+			what += " id=" + f.ID
+		}
+		if f.Code != 0 {
+			what += fmt.Sprintf(" code=%d", f.Code)
+		}
+		if f.Err != "" {
+			what += " ! " + f.Err
+		}
+	}
+	right := ""
+	if f.Kind != frames.KindStderr && f.Size() > 0 {
+		right = frames.HumanSize(f.Size())
+	}
+	if d, ok := frames.Latency(p.r, i); ok {
+		right += " " + roundLatency(d)
+	} else if f.Kind == frames.KindRequest && p.r.Partner(i) < 0 {
+		right += " pending"
+	}
+	avail := p.width - len([]rune(left)) - len(right) - 1
+	if avail < 8 {
+		// Too narrow for the size column: the description matters more.
+		right, avail = "", p.width-len([]rune(left))
+	}
+	what = ansi.Truncate(what, max(avail, 0), "…")
+	line := left + what
+	if right != "" {
+		line += strings.Repeat(" ", max(avail-ansi.StringWidth(what), 0)+1) + right
+	}
+	line = ansi.Truncate(line, p.width, "…")
+	switch {
+	case selected && p.focused && !p.bodyFocus:
+		return p.st.selected.Render(padRight(line, p.width))
+	case selected:
+		return p.st.selectedBlur.Render(padRight(line, p.width))
+	case partner:
+		return p.st.partnerMark.Render(line)
+	}
+	return p.st.frame(f).Render(line)
+}
+
+// kindLabel names a frame's kind; a request the server sent to the client
+// (sampling, elicitation, roots) is called out because the client must answer.
+func kindLabel(f *frames.Frame) string {
+	if f.Kind == frames.KindRequest && f.Dir == frames.ServerToClient {
+		return "srv-request"
+	}
+	return string(f.Kind)
+}

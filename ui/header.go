@@ -1,0 +1,200 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpjig/jig/session"
+)
+
+// connState is where the connection stands.
+type connState uint8
+
+const (
+	stateConnecting connState = iota
+	stateConnected
+	stateFailed
+	stateClosed
+	stateReadOnly
+)
+
+// header shows who jig is talking to and what each side declared.
+type header struct {
+	st     *styles
+	state  connState
+	target string // what the user asked for, e.g. "demo server" or the command
+	title  string // read-only mode: what is being shown
+	info   session.Info
+	frames int
+	width  int
+}
+
+func (h *header) setSize(w int) { h.width = w }
+
+func (h *header) view() string {
+	var l1 []string
+	l1 = append(l1, h.st.title.Render("jig"))
+	switch h.state {
+	case stateReadOnly:
+		l1 = append(l1, h.title, h.st.muted.Render("read-only"), fmt.Sprintf("%s frames", thousands(h.frames)))
+	case stateConnecting:
+		l1 = append(l1, h.target, h.st.stateConnecting.Render("◌ connecting…"))
+	case stateFailed:
+		l1 = append(l1, h.target, h.st.stateFailed.Render(" ✗ NOT CONNECTED "))
+	default:
+		i := h.info
+		name := strings.TrimSpace(i.ServerName + " " + i.ServerVersion)
+		if name == "" {
+			name = "(server sent no name)"
+		}
+		state := h.st.stateConnected.Render("● connected")
+		if h.state == stateClosed {
+			state = h.st.stateFailed.Render(" closed ")
+		}
+		l1 = append(l1, h.st.label.Render(name), string(i.Transport)+" "+h.target,
+			fmt.Sprintf("protocol %s (%s era)", i.ProtocolVersion, i.Era), state)
+	}
+	line1 := ansi.Truncate(strings.Join(l1, h.st.muted.Render(" · ")), h.width, "…")
+	var line2 string
+	switch h.state {
+	case stateConnected, stateClosed:
+		caps := capabilityList(h.info.ServerCapabilities)
+		declared := strings.Join(h.info.ClientCapabilities, ", ")
+		if declared == "" {
+			declared = "(none)"
+		}
+		line2 = h.st.muted.Render("server: ") + strings.Join(caps, ", ") +
+			h.st.muted.Render("  jig: ") + declared
+		if h.info.Instructions != "" {
+			line2 += h.st.muted.Render("  · i: instructions")
+		} else {
+			line2 += h.st.muted.Render("  · i: details")
+		}
+	case stateFailed:
+		line2 = h.st.muted.Render("the server did not start or answer; r retries, 4 shows the frames")
+	case stateConnecting:
+		line2 = h.st.muted.Render("starting the server and performing the handshake…")
+	case stateReadOnly:
+		line2 = h.st.muted.Render("recorded frames; nothing is sent")
+	}
+	return line1 + "\n" + ansi.Truncate(line2, h.width, "…")
+}
+
+// capabilityList names each capability the server declared, with its
+// sub-features: "tools(listChanged)", "resources(subscribe, listChanged)".
+func capabilityList(raw json.RawMessage) []string {
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(raw, &caps) != nil || len(caps) == 0 {
+		return []string{"(none)"}
+	}
+	names := make([]string, 0, len(caps))
+	for k := range caps {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var out []string
+	for _, k := range names {
+		var sub map[string]json.RawMessage
+		s := k
+		if json.Unmarshal(caps[k], &sub) == nil && len(sub) > 0 {
+			var feats []string
+			for f, v := range sub {
+				if string(v) == "true" {
+					feats = append(feats, f)
+				}
+			}
+			sort.Strings(feats)
+			if len(feats) > 0 {
+				s += "(" + strings.Join(feats, ", ") + ")"
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// infoDoc is the server-info overlay: instructions and both sides'
+// capabilities in full.
+func infoDoc(info session.Info, width int) *doc {
+	var b docBuilder
+	b.line(roleHeading, "Server")
+	b.linef(rolePlain, "  %s %s", info.ServerName, info.ServerVersion)
+	b.linef(rolePlain, "  target     %s (%s)", info.Target, info.Transport)
+	b.linef(rolePlain, "  protocol   %s, %s era", info.ProtocolVersion, info.Era)
+	b.line(rolePlain, "")
+	b.line(roleHeading, "Instructions")
+	if strings.TrimSpace(info.Instructions) == "" {
+		b.line(roleMuted, "  (the server sent no instructions)")
+	} else {
+		b.line(rolePlain, wrapText(info.Instructions, "  ", width))
+	}
+	b.line(rolePlain, "")
+	b.line(roleHeading, "Capabilities the server declared")
+	pr, _ := pretty(info.ServerCapabilities)
+	if len(pr) == 0 {
+		pr = []byte("(none)")
+	}
+	b.bytes(pr)
+	b.line(rolePlain, "")
+	b.line(roleHeading, "Capabilities jig declared")
+	declared := strings.Join(info.ClientCapabilities, ", ")
+	if declared == "" {
+		declared = "(none)"
+	}
+	b.line(rolePlain, "  "+declared)
+	return b.doc()
+}
+
+// failureDoc explains a failed connection: what was run, why it failed and
+// what the server wrote to stderr.
+func failureDoc(target session.Target, err error, width int) *doc {
+	var b docBuilder
+	b.line(roleError, "✗ Could not connect")
+	b.line(rolePlain, "")
+	b.line(roleLabel, "target")
+	switch target.Transport {
+	case session.TransportStdio:
+		b.line(rolePlain, "  $ "+shellQuote(target.Command))
+		if target.Dir != "" {
+			b.line(rolePlain, "  in "+target.Dir)
+		}
+	default:
+		b.linef(rolePlain, "  %s (%s)", target, target.Transport)
+	}
+	b.line(rolePlain, "")
+	b.line(roleLabel, "error")
+	msg := err.Error()
+	var ce *session.ConnectError
+	if errors.As(err, &ce) {
+		msg = ce.Err.Error()
+	}
+	b.line(rolePlain, wrapText(msg, "  ", width))
+	b.line(rolePlain, "")
+	b.line(roleLabel, "the server's stderr")
+	if ce != nil && len(ce.Stderr) > 0 {
+		for _, l := range ce.Stderr {
+			b.line(rolePlain, "  | "+l)
+		}
+	} else {
+		b.line(roleMuted, "  (nothing)")
+	}
+	b.line(rolePlain, "")
+	b.line(roleMuted, "r retries · 4 shows every frame captured so far · q quits")
+	return b.doc()
+}
+
+func shellQuote(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"$`\\|&;<>()*?[]#~") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,179 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// Every key the UI handles is declared here, once, with its help text. The
+// same bindings match keys in update and draw the help, so they cannot
+// drift apart.
+
+func bind(keys []string, help, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
+type globalKeys struct {
+	Quit, ForceQuit, Help, Next, Prev, Tools, Editor, Result, Frames, Info, Retry, Relist key.Binding
+}
+
+func newGlobalKeys() globalKeys {
+	return globalKeys{
+		Quit:      bind([]string{"q"}, "q", "quit"),
+		ForceQuit: bind([]string{"ctrl+c"}, "ctrl+c", "quit (always)"),
+		Help:      bind([]string{"?", "f1"}, "?", "all keys"),
+		Next:      bind([]string{"tab"}, "tab", "next pane"),
+		Prev:      bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		Tools:     bind([]string{"1"}, "1", "tools"),
+		Editor:    bind([]string{"2"}, "2", "arguments"),
+		Result:    bind([]string{"3"}, "3", "result"),
+		Frames:    bind([]string{"4"}, "4", "frames"),
+		Info:      bind([]string{"i"}, "i", "server info & instructions"),
+		Retry:     bind([]string{"r"}, "r", "retry connecting"),
+		Relist:    bind([]string{"R"}, "R", "re-list tools"),
+	}
+}
+
+// scrollKeys move through a list or a body; several panes embed them.
+type scrollKeys struct {
+	Up, Down, PageUp, PageDown, Home, End key.Binding
+}
+
+func newScrollKeys() scrollKeys {
+	return scrollKeys{
+		Up:       bind([]string{"up", "k"}, "↑/k", "up"),
+		Down:     bind([]string{"down", "j"}, "↓/j", "down"),
+		PageUp:   bind([]string{"pgup", "ctrl+u"}, "pgup", "page up"),
+		PageDown: bind([]string{"pgdown", "ctrl+d", "space"}, "pgdn", "page down"),
+		Home:     bind([]string{"home", "g"}, "g/home", "first"),
+		End:      bind([]string{"end", "G"}, "G/end", "last"),
+	}
+}
+
+func (k scrollKeys) list() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End}
+}
+
+type toolsKeys struct {
+	scrollKeys
+	Filter, ClearFilter, Call, Raw, DetailUp, DetailDown key.Binding
+}
+
+func newToolsKeys() toolsKeys {
+	return toolsKeys{
+		scrollKeys:  newScrollKeys(),
+		Filter:      bind([]string{"/"}, "/", "filter tools"),
+		ClearFilter: bind([]string{"esc"}, "esc", "clear filter"),
+		Call:        bind([]string{"enter"}, "enter", "edit arguments for this tool"),
+		Raw:         bind([]string{"v"}, "v", "raw JSON / readable schema"),
+		DetailUp:    bind([]string{"K", "shift+up"}, "K", "scroll details up"),
+		DetailDown:  bind([]string{"J", "shift+down"}, "J", "scroll details down"),
+	}
+}
+
+type editorKeys struct {
+	Edit, Done, Send, Reset, PrevCall, NextCall, ScrollUp, ScrollDown key.Binding
+}
+
+func newEditorKeys() editorKeys {
+	return editorKeys{
+		Edit:       bind([]string{"enter", "e"}, "enter/e", "edit arguments"),
+		Done:       bind([]string{"esc"}, "esc", "stop editing"),
+		Send:       bind([]string{"ctrl+s"}, "ctrl+s", "send the call"),
+		Reset:      bind([]string{"ctrl+r"}, "ctrl+r", "reset from the input schema"),
+		PrevCall:   bind([]string{"ctrl+p"}, "ctrl+p", "arguments of the previous call"),
+		NextCall:   bind([]string{"ctrl+n"}, "ctrl+n", "arguments of the next call"),
+		ScrollUp:   bind([]string{"K", "shift+up"}, "K", "scroll problems up"),
+		ScrollDown: bind([]string{"J", "shift+down"}, "J", "scroll problems down"),
+	}
+}
+
+type resultKeys struct {
+	scrollKeys
+	Older, Newer, EditAgain, ShowFrames, Raw, Write key.Binding
+}
+
+func newResultKeys() resultKeys {
+	return resultKeys{
+		scrollKeys: newScrollKeys(),
+		Older:      bind([]string{"["}, "[", "older call"),
+		Newer:      bind([]string{"]"}, "]", "newer call"),
+		EditAgain:  bind([]string{"e"}, "e", "edit this call again"),
+		ShowFrames: bind([]string{"f"}, "f", "select this call's frames"),
+		Raw:        bind([]string{"v"}, "v", "raw response / rendered result"),
+		Write:      bind([]string{"w"}, "w", "write the response to a file"),
+	}
+}
+
+type framesKeys struct {
+	scrollKeys
+	Partner, Body, Back, Raw, Filter, ClearFilter, Direction, Kind, Write, BodyUp, BodyDown key.Binding
+}
+
+func newFramesKeys() framesKeys {
+	return framesKeys{
+		scrollKeys:  newScrollKeys(),
+		Partner:     bind([]string{"p", "%"}, "p", "jump request ↔ response"),
+		Body:        bind([]string{"enter"}, "enter", "scroll the body"),
+		Back:        bind([]string{"esc"}, "esc", "back to the list"),
+		Raw:         bind([]string{"v"}, "v", "raw bytes / pretty"),
+		Filter:      bind([]string{"/"}, "/", "filter by method or text"),
+		ClearFilter: bind([]string{"x"}, "x", "clear all filters"),
+		Direction:   bind([]string{"d"}, "d", "filter direction (all, →, ←)"),
+		Kind:        bind([]string{"t"}, "t", "filter kind"),
+		Write:       bind([]string{"w"}, "w", "write the body to a file"),
+		BodyUp:      bind([]string{"K", "shift+up"}, "K", "scroll body up"),
+		BodyDown:    bind([]string{"J", "shift+down"}, "J", "scroll body down"),
+	}
+}
+
+type inputKeys struct {
+	Accept, Cancel key.Binding
+}
+
+func newInputKeys() inputKeys {
+	return inputKeys{
+		Accept: bind([]string{"enter"}, "enter", "apply filter"),
+		Cancel: bind([]string{"esc"}, "esc", "cancel filter"),
+	}
+}
+
+type overlayKeys struct {
+	scrollKeys
+	Close key.Binding
+}
+
+func newOverlayKeys() overlayKeys {
+	return overlayKeys{scrollKeys: newScrollKeys(), Close: bind([]string{"esc", "q", "?", "i"}, "esc", "close")}
+}
+
+// editKeys are the text-editing keys of the argument editor and the filters.
+type editKeys struct {
+	Newline, Backspace, Delete, DeleteWord, KillEnd, KillStart,
+	Left, Right, Up, Down, PageUp, PageDown, Home, End, Start, Finish, WordLeft, WordRight key.Binding
+}
+
+func newEditKeys() editKeys {
+	return editKeys{
+		Newline:    bind([]string{"enter"}, "enter", "new line"),
+		Backspace:  bind([]string{"backspace", "ctrl+h"}, "backspace", "delete before the cursor"),
+		Delete:     bind([]string{"delete", "ctrl+d"}, "delete", "delete under the cursor"),
+		DeleteWord: bind([]string{"ctrl+w", "alt+backspace"}, "ctrl+w", "delete the word before"),
+		KillEnd:    bind([]string{"ctrl+k"}, "ctrl+k", "delete to the end of the line"),
+		KillStart:  bind([]string{"ctrl+u"}, "ctrl+u", "delete to the start of the line"),
+		Left:       bind([]string{"left", "ctrl+b"}, "←", "left"),
+		Right:      bind([]string{"right", "ctrl+f"}, "→", "right"),
+		Up:         bind([]string{"up"}, "↑", "line up"),
+		Down:       bind([]string{"down"}, "↓", "line down"),
+		PageUp:     bind([]string{"pgup"}, "pgup", "page up"),
+		PageDown:   bind([]string{"pgdown"}, "pgdn", "page down"),
+		Home:       bind([]string{"home", "ctrl+a"}, "home", "start of the line"),
+		End:        bind([]string{"end", "ctrl+e"}, "end", "end of the line"),
+		Start:      bind([]string{"ctrl+home"}, "ctrl+home", "start of the text"),
+		Finish:     bind([]string{"ctrl+end"}, "ctrl+end", "end of the text"),
+		WordLeft:   bind([]string{"alt+left", "ctrl+left", "alt+b"}, "alt+←", "word left"),
+		WordRight:  bind([]string{"alt+right", "ctrl+right", "alt+f"}, "alt+→", "word right"),
+	}
+}
+
+func (k editKeys) list() []key.Binding {
+	return []key.Binding{k.Left, k.Right, k.Up, k.Down, k.WordLeft, k.WordRight, k.Home, k.End, k.Start, k.Finish,
+		k.PageUp, k.PageDown, k.Newline, k.Backspace, k.Delete, k.DeleteWord, k.KillEnd, k.KillStart}
+}

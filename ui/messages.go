@@ -1,0 +1,93 @@
+package ui
+
+import (
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpjig/jig/frames/schema"
+	"github.com/mcpjig/jig/session"
+)
+
+// Everything the UI can receive besides keys, mouse and window sizes.
+// Replies to asynchronous work carry who asked (a connection attempt, a call
+// id), so a late reply lands where it belongs or is dropped.
+
+// connectedMsg: attempt number attempt opened a session.
+type connectedMsg struct {
+	attempt int
+	s       *session.Session
+}
+
+// connectFailedMsg: attempt number attempt could not open a session.
+type connectFailedMsg struct {
+	attempt int
+	err     error
+}
+
+// toolsListedMsg: tools/list (all pages) came back, for the given reason
+// ("connected", "list_changed", "refresh").
+type toolsListedMsg struct {
+	reason string
+	raw    []json.RawMessage
+	typed  []*mcp.Tool
+	err    error
+}
+
+// toolsChangedMsg: the server sent notifications/tools/list_changed.
+type toolsChangedMsg struct{}
+
+// framesMsg: the frame log now holds n frames.
+type framesMsg struct{ n int }
+
+// callDoneMsg: call id came back (or failed to).
+type callDoneMsg struct {
+	id  int
+	ex  *session.Exchange
+	err error
+}
+
+// savedMsg: a body was written to path (or not).
+type savedMsg struct {
+	path string
+	err  error
+}
+
+// closedMsg: the session was closed.
+type closedMsg struct{ err error }
+
+// Requests panes make of the root: a pane never reaches into another pane.
+
+// chooseToolMsg asks to prepare a call of the named tool in the editor.
+type chooseToolMsg struct{ name string }
+
+// sendCallMsg asks to send a tools/call with exactly these argument bytes.
+// violations are the schema problems the user confirmed sending anyway.
+type sendCallMsg struct {
+	tool       string
+	args       string
+	violations []schema.Violation
+}
+
+// editCallMsg asks to load a previous call's tool and arguments into the editor.
+type editCallMsg struct{ id int }
+
+// showFramesMsg asks the frames pane to select the frame with this sequence
+// number and take the focus.
+type showFramesMsg struct{ seq int64 }
+
+// selectCallMsg tells the root which call the result pane now shows, so the
+// frames pane can mark it.
+type selectCallMsg struct{ id int }
+
+// writeMsg asks to write data to a file named after name.
+type writeMsg struct {
+	name string
+	data []byte
+}
+
+// statusMsg puts a line in the status bar.
+type statusMsg struct {
+	text  string
+	isErr bool
+}

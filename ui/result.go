@@ -1,0 +1,535 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/schema"
+	"github.com/mcpjig/jig/session"
+)
+
+// A call is one tools/call of the session, kept so it can be looked at,
+// edited and sent again.
+type call struct {
+	id         int
+	tool       string
+	args       string
+	violations []schema.Violation // input-schema problems the user sent anyway
+	output     json.RawMessage    // the tool's outputSchema when the call was sent
+	done       bool
+	ex         *session.Exchange
+	err        error
+
+	rendered, raw *doc // built once, when the call completes
+}
+
+// resultPane shows one call's outcome, and steps through the session's calls.
+type resultPane struct {
+	st   *styles
+	keys resultKeys
+
+	calls   *[]*call
+	cur     int // index into *calls, -1 before the first call
+	showRaw bool
+	body    textView
+	shownID int
+	shownAs string
+
+	focused       bool
+	width, height int
+}
+
+func newResultPane(st *styles, calls *[]*call) *resultPane {
+	return &resultPane{st: st, keys: newResultKeys(), calls: calls, cur: -1}
+}
+
+func (p *resultPane) current() *call {
+	if p.cur < 0 || p.cur >= len(*p.calls) {
+		return nil
+	}
+	return (*p.calls)[p.cur]
+}
+
+// show selects the call with id and draws it.
+func (p *resultPane) show(id int) {
+	for i, c := range *p.calls {
+		if c.id == id {
+			p.cur = i
+		}
+	}
+	p.sync()
+}
+
+// sync rebuilds the body when the shown call, its state or the mode changed.
+func (p *resultPane) sync() {
+	c := p.current()
+	as := fmt.Sprint(p.showRaw)
+	if c != nil {
+		as += fmt.Sprint(c.done)
+	}
+	id := -1
+	if c != nil {
+		id = c.id
+	}
+	if id == p.shownID && as == p.shownAs && p.body.doc != nil {
+		return
+	}
+	p.shownID, p.shownAs = id, as
+	switch {
+	case c == nil:
+		var b docBuilder
+		b.line(roleMuted, "No call yet. Pick a tool (1), edit its arguments (2) and send them with ctrl+s.")
+		p.body.setDoc(b.doc())
+	case p.showRaw:
+		p.body.setDoc(c.rawDoc())
+	default:
+		p.body.setDoc(c.doc())
+	}
+}
+
+func (p *resultPane) setFocus(f bool) { p.focused = f }
+func (p *resultPane) typing() bool    { return false }
+
+func (p *resultPane) setSize(w, h int) {
+	p.width, p.height = w, h
+	p.body.setSize(w, max(h-1, 0))
+	p.sync()
+}
+
+func (p *resultPane) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	c := p.current()
+	switch {
+	case key.Matches(k, p.keys.Up):
+		p.body.scroll(-1)
+	case key.Matches(k, p.keys.Down):
+		p.body.scroll(1)
+	case key.Matches(k, p.keys.PageUp):
+		p.body.scroll(-max(p.body.height-1, 1))
+	case key.Matches(k, p.keys.PageDown):
+		p.body.scroll(max(p.body.height-1, 1))
+	case key.Matches(k, p.keys.Home):
+		p.body.home()
+	case key.Matches(k, p.keys.End):
+		p.body.end()
+	case key.Matches(k, p.keys.Older):
+		if p.cur > 0 {
+			p.cur--
+			p.sync()
+			return emit(selectCallMsg{id: p.current().id})
+		}
+	case key.Matches(k, p.keys.Newer):
+		if p.cur >= 0 && p.cur < len(*p.calls)-1 {
+			p.cur++
+			p.sync()
+			return emit(selectCallMsg{id: p.current().id})
+		}
+	case key.Matches(k, p.keys.Raw):
+		p.showRaw = !p.showRaw
+		p.sync()
+	case c == nil:
+	case key.Matches(k, p.keys.EditAgain):
+		return emit(editCallMsg{id: c.id})
+	case key.Matches(k, p.keys.ShowFrames):
+		if c.ex != nil && c.ex.Request != nil {
+			return emit(showFramesMsg{seq: c.ex.Request.Seq})
+		}
+		return emit(statusMsg{text: "this call has no frames yet", isErr: true})
+	case key.Matches(k, p.keys.Write):
+		if c.ex != nil && c.ex.Response != nil {
+			return emit(writeMsg{name: fmt.Sprintf("jig-call-%d-%s-response", c.id, c.tool), data: c.ex.Response.Raw})
+		}
+		return emit(statusMsg{text: "this call has no response to write", isErr: true})
+	}
+	return nil
+}
+
+func (p *resultPane) wheel(dy, y int) { p.body.scroll(dy * 3) }
+
+func (p *resultPane) help() []key.Binding {
+	k := p.keys
+	c := p.current()
+	k.Older.SetEnabled(p.cur > 0)
+	k.Newer.SetEnabled(p.cur >= 0 && p.cur < len(*p.calls)-1)
+	k.EditAgain.SetEnabled(c != nil)
+	k.ShowFrames.SetEnabled(c != nil && c.ex != nil)
+	k.Write.SetEnabled(c != nil && c.ex != nil && c.ex.Response != nil)
+	k.Raw.SetEnabled(c != nil)
+	return append(k.list(), k.Older, k.Newer, k.EditAgain, k.ShowFrames, k.Raw, k.Write)
+}
+
+func (p *resultPane) view() string {
+	c := p.current()
+	var head string
+	if c == nil {
+		head = p.st.muted.Render("no calls yet")
+	} else {
+		state := p.st.muted.Render("sending…")
+		if c.done {
+			state = c.badge(p.st)
+		}
+		head = p.st.label.Render(fmt.Sprintf("call %d/%d #%d %s", p.cur+1, len(*p.calls), c.id, c.tool)) + " " + state
+		if p.showRaw {
+			head += p.st.muted.Render(" · raw")
+		}
+	}
+	head = ansi.Truncate(head, p.width, "…")
+	return head + "\n" + p.body.view(p.st)
+}
+
+// outcome classifies a finished call. The four outcomes must never look
+// alike: the server refused (JSON-RPC error), the tool failed (isError), the
+// connection failed, or it worked.
+type outcome uint8
+
+const (
+	outcomeOK outcome = iota
+	outcomeToolError
+	outcomeRPCError
+	outcomeFailed
+)
+
+func (c *call) outcome() outcome {
+	var rpc *session.RPCError
+	switch {
+	case errors.As(c.err, &rpc):
+		return outcomeRPCError
+	case c.err != nil:
+		return outcomeFailed
+	}
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	if c.ex != nil && json.Unmarshal(c.ex.Result, &r) == nil && r.IsError {
+		return outcomeToolError
+	}
+	return outcomeOK
+}
+
+func (c *call) latency() string {
+	if c.ex == nil || c.ex.Response == nil {
+		return ""
+	}
+	return roundLatency(c.ex.Latency)
+}
+
+func roundLatency(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return d.Round(time.Millisecond).String()
+	case d >= time.Millisecond:
+		return d.Round(10 * time.Microsecond).String()
+	}
+	return d.Round(time.Microsecond).String()
+}
+
+// badge is the one-word outcome shown in headers and the history.
+func (c *call) badge(st *styles) string {
+	lat := c.latency()
+	if lat != "" {
+		lat = " " + lat
+	}
+	switch c.outcome() {
+	case outcomeRPCError:
+		var rpc *session.RPCError
+		errors.As(c.err, &rpc)
+		return st.rpcErrorBadge.Render(fmt.Sprintf(" JSON-RPC ERROR %d ", rpc.Code)) + lat
+	case outcomeFailed:
+		return st.errorText.Render("✗ FAILED") + lat
+	case outcomeToolError:
+		return st.toolErrorBadge.Render("✗ TOOL ERROR (isError)") + lat
+	}
+	return st.okText.Render("✓ ok") + lat
+}
+
+// rawDoc is the response frame's exact bytes, pretty-printed.
+func (c *call) rawDoc() *doc {
+	if c.raw != nil {
+		return c.raw
+	}
+	var b docBuilder
+	if c.ex == nil || c.ex.Response == nil {
+		b.line(roleMuted, "no response frame")
+		return b.doc()
+	}
+	b.linef(roleMuted, "response frame #%d, %s as received (pretty-printed; the frames pane has the raw bytes)", c.ex.Response.Seq, frames.HumanSize(c.ex.Response.Size()))
+	pr, _ := pretty(c.ex.Response.Raw)
+	b.bytes(pr)
+	if c.done {
+		c.raw = b.doc()
+	}
+	return b.doc()
+}
+
+// doc renders the call for reading.
+func (c *call) doc() *doc {
+	if c.rendered != nil {
+		return c.rendered
+	}
+	var b docBuilder
+	b.line(roleMuted, "→ "+c.tool+" "+oneLine(c.args, 400))
+	if len(c.violations) > 0 {
+		b.linef(roleWarn, "! sent despite %d input-schema violation%s:", len(c.violations), plural(len(c.violations)))
+		for _, v := range c.violations {
+			b.line(roleViolation, "  "+v.String())
+		}
+	}
+	if !c.done {
+		b.line(roleMuted, "sending…")
+		return b.doc()
+	}
+	c.writeOutcome(&b)
+	c.rendered = b.doc()
+	return c.rendered
+}
+
+func oneLine(s string, limit int) string {
+	s = compact(json.RawMessage(s))
+	if len(s) > limit {
+		s = s[:limit] + "…"
+	}
+	return s
+}
+
+func (c *call) writeOutcome(b *docBuilder) {
+	frameNote := ""
+	if c.ex != nil && c.ex.Request != nil {
+		frameNote = fmt.Sprintf("request #%d", c.ex.Request.Seq)
+		if c.ex.Response != nil {
+			frameNote += fmt.Sprintf(" → response #%d · %s · latency %s", c.ex.Response.Seq, frames.HumanSize(c.ex.Response.Size()), c.latency())
+		}
+	}
+	var rpc *session.RPCError
+	switch c.outcome() {
+	case outcomeRPCError:
+		errors.As(c.err, &rpc)
+		b.linef(roleRPCError, " ✗ JSON-RPC ERROR %d: %s ", rpc.Code, rpc.Message)
+		b.line(roleMuted, "The server refused the request itself: there is no result and no content.")
+		if frameNote != "" {
+			b.line(roleMuted, frameNote)
+		}
+		if len(rpc.Raw) > 0 {
+			b.line(rolePlain, "")
+			b.line(roleLabel, "error")
+			pr, _ := pretty(rpc.Raw)
+			b.bytes(pr)
+		}
+		return
+	case outcomeFailed:
+		b.line(roleError, "✗ CALL FAILED: "+c.err.Error())
+		var ce *session.ConnectError
+		if errors.As(c.err, &ce) && len(ce.Stderr) > 0 {
+			b.line(roleLabel, "the server's last stderr lines:")
+			for _, l := range ce.Stderr {
+				b.line(rolePlain, "  | "+l)
+			}
+		}
+		if frameNote != "" {
+			b.line(roleMuted, frameNote)
+		}
+		return
+	case outcomeToolError:
+		b.line(roleToolError, "✗ TOOL ERROR — the result says isError: true (the tool ran and reported a failure)")
+	default:
+		b.line(roleOK, "✓ result")
+	}
+	if frameNote != "" {
+		b.line(roleMuted, frameNote)
+	}
+	writeResult(b, c.ex.Result, c.output)
+}
+
+// resultBody is the part of a CallToolResult jig reads.
+type resultBody struct {
+	Content           []json.RawMessage `json:"content"`
+	StructuredContent json.RawMessage   `json:"structuredContent"`
+	IsError           bool              `json:"isError"`
+	Meta              json.RawMessage   `json:"_meta"`
+}
+
+type contentBlock struct {
+	Type        string `json:"type"`
+	Text        string `json:"text"`
+	MimeType    string `json:"mimeType"`
+	Data        string `json:"data"`
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Size        *int64 `json:"size"`
+	Resource    *struct {
+		URI      string `json:"uri"`
+		MimeType string `json:"mimeType"`
+		Text     *string `json:"text"`
+		Blob     string `json:"blob"`
+	} `json:"resource"`
+}
+
+// writeResult renders content blocks by type, structuredContent checked
+// against the output schema, and flags partial results wherever they are
+// signalled.
+func writeResult(b *docBuilder, result, output json.RawMessage) {
+	var r resultBody
+	if err := json.Unmarshal(result, &r); err != nil {
+		b.line(roleError, "the result is not a CallToolResult object: "+err.Error())
+		pr, _ := pretty(result)
+		b.bytes(pr)
+		return
+	}
+	flags := partialFlags(result, "")
+	if !isNull(r.StructuredContent) {
+		flags = append(flags, partialFlags(r.StructuredContent, "structuredContent.")...)
+	}
+	blocks := make([]contentBlock, len(r.Content))
+	for i, c := range r.Content {
+		_ = json.Unmarshal(c, &blocks[i])
+		if blocks[i].Type == "text" && len(r.Content) < 100 {
+			flags = append(flags, partialFlags(json.RawMessage(blocks[i].Text), fmt.Sprintf("content[%d].", i))...)
+		}
+	}
+	if len(flags) > 0 {
+		b.line(rolePartial, " ⚠ PARTIAL RESULT: "+strings.Join(dedupe(flags), ", ")+" — this is not the complete set ")
+	}
+	b.line(rolePlain, "")
+	b.linef(roleLabel, "content: %d block%s", len(r.Content), plural(len(r.Content)))
+	for i, blk := range blocks {
+		writeBlock(b, i, blk, r.Content[i])
+	}
+	if !isNull(r.StructuredContent) {
+		b.line(rolePlain, "")
+		b.line(roleLabel, "structuredContent")
+		pr, _ := pretty(r.StructuredContent)
+		b.bytes(pr)
+	}
+	if !isNull(output) {
+		b.line(rolePlain, "")
+		switch {
+		case isNull(r.StructuredContent) && r.IsError:
+			b.line(roleMuted, "outputSchema: not checked (isError results need no structuredContent)")
+		case isNull(r.StructuredContent):
+			b.line(roleViolation, "✗ the tool declares an outputSchema but the result has no structuredContent")
+		default:
+			vs, err := schema.Validate(output, r.StructuredContent)
+			switch {
+			case err != nil:
+				b.line(roleWarn, "! the outputSchema does not compile: "+err.Error())
+			case len(vs) == 0:
+				b.line(roleOK, "✓ structuredContent matches the tool's outputSchema")
+			default:
+				b.linef(roleViolation, "✗ structuredContent violates the tool's outputSchema (%d):", len(vs))
+				for _, v := range vs {
+					b.line(roleViolation, "  "+v.String())
+				}
+			}
+		}
+	}
+	if !isNull(r.Meta) {
+		b.line(rolePlain, "")
+		b.line(roleLabel, "_meta")
+		pr, _ := pretty(r.Meta)
+		b.bytes(pr)
+	}
+}
+
+func writeBlock(b *docBuilder, i int, blk contentBlock, raw json.RawMessage) {
+	switch blk.Type {
+	case "text":
+		pr, isJSON := pretty([]byte(blk.Text))
+		kind := "text"
+		if isJSON {
+			kind = "text (JSON, pretty-printed)"
+		}
+		b.linef(roleHeading, "[%d] %s · %s", i, kind, frames.HumanSize(len(blk.Text)))
+		b.bytes(pr)
+	case "image", "audio":
+		b.linef(roleHeading, "[%d] %s · %s · %s decoded (%s base64)", i, blk.Type, orUnknown(blk.MimeType), frames.HumanSize(len(blk.Data)*3/4), frames.HumanSize(len(blk.Data)))
+	case "resource_link":
+		b.linef(roleHeading, "[%d] resource link", i)
+		b.line(rolePlain, "    uri  "+blk.URI)
+		if blk.Name != "" || blk.Title != "" {
+			b.line(rolePlain, "    name "+strings.TrimSpace(blk.Name+" "+blk.Title))
+		}
+		if blk.MimeType != "" {
+			b.line(rolePlain, "    mime "+blk.MimeType)
+		}
+		if blk.Size != nil {
+			b.line(rolePlain, "    size "+frames.HumanSize(int(*blk.Size)))
+		}
+		if blk.Description != "" {
+			b.line(roleMuted, "    "+blk.Description)
+		}
+	case "resource":
+		if blk.Resource == nil {
+			b.linef(roleViolation, "[%d] embedded resource without a resource member", i)
+			break
+		}
+		res := blk.Resource
+		switch {
+		case res.Text != nil:
+			b.linef(roleHeading, "[%d] embedded resource %s · %s · text %s", i, res.URI, orUnknown(res.MimeType), frames.HumanSize(len(*res.Text)))
+			pr, _ := pretty([]byte(*res.Text))
+			b.bytes(pr)
+		default:
+			b.linef(roleHeading, "[%d] embedded resource %s · %s · blob %s decoded", i, res.URI, orUnknown(res.MimeType), frames.HumanSize(len(res.Blob)*3/4))
+		}
+	default:
+		b.linef(roleHeading, "[%d] %s (unknown content type, shown as sent)", i, orUnknown(blk.Type))
+		pr, _ := pretty(raw)
+		b.bytes(pr)
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(no type)"
+	}
+	return s
+}
+
+// partialFlags finds the markers by which a JSON object says it is incomplete.
+func partialFlags(v json.RawMessage, prefix string) []string {
+	t := strings.TrimSpace(string(v))
+	if !strings.HasPrefix(t, "{") {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(v, &m) != nil {
+		return nil
+	}
+	var out []string
+	for _, k := range []string{"truncated", "hasMore", "has_more", "partial", "incomplete"} {
+		if string(m[k]) == "true" {
+			out = append(out, prefix+k+": true")
+		}
+	}
+	for _, k := range []string{"nextCursor", "next_cursor", "cursor"} {
+		var s string
+		if json.Unmarshal(m[k], &s) == nil && s != "" {
+			out = append(out, prefix+k+": "+s)
+		}
+	}
+	return out
+}
+
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}

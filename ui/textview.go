@@ -1,0 +1,277 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// A doc is a body of text indexed by line, so that a 10 MB frame costs one
+// pass to index and only the lines on screen are ever measured or styled.
+// Roles mark the few lines (headings, banners) drawn in a style.
+type doc struct {
+	data  []byte
+	lines []int // start offset of every logical line
+	roles map[int]role
+}
+
+func newDoc(data []byte) *doc {
+	d := &doc{data: data, lines: make([]int, 1, 1+len(data)/40)}
+	for off := 0; ; {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		d.lines = append(d.lines, off)
+	}
+	return d
+}
+
+// lineEnd is the end of logical line i, without its newline.
+func (d *doc) lineEnd(i int) int {
+	if i+1 < len(d.lines) {
+		return d.lines[i+1] - 1
+	}
+	return len(d.data)
+}
+
+// A docBuilder writes a doc line by line, recording roles as it goes.
+type docBuilder struct {
+	buf   bytes.Buffer
+	roles map[int]role
+	n     int // lines written
+}
+
+// line appends text (which may span lines) in role r.
+func (b *docBuilder) line(r role, text string) {
+	k := strings.Count(text, "\n") + 1
+	if r != rolePlain {
+		if b.roles == nil {
+			b.roles = map[int]role{}
+		}
+		for i := 0; i < k; i++ {
+			b.roles[b.n+i] = r
+		}
+	}
+	if b.n > 0 {
+		b.buf.WriteByte('\n')
+	}
+	b.buf.WriteString(text)
+	b.n += k
+}
+
+func (b *docBuilder) linef(r role, format string, a ...any) { b.line(r, fmt.Sprintf(format, a...)) }
+
+// bytes appends a large plain body without copying it through a string.
+func (b *docBuilder) bytes(p []byte) {
+	if b.n > 0 {
+		b.buf.WriteByte('\n')
+	}
+	b.buf.Write(p)
+	b.n += bytes.Count(p, []byte{'\n'}) + 1
+}
+
+func (b *docBuilder) doc() *doc {
+	if b.n == 0 {
+		return newDoc(nil)
+	}
+	d := newDoc(b.buf.Bytes())
+	d.roles = b.roles
+	return d
+}
+
+// A textView scrolls a doc, soft-wrapped to its width. Wrapping is computed
+// once per (doc, width); drawing touches only the visible rows.
+type textView struct {
+	doc    *doc
+	width  int
+	height int
+	rows   []int // start offset of every visual row
+	top    int
+}
+
+func (v *textView) setDoc(d *doc) {
+	v.doc = d
+	v.top = 0
+	v.rewrap()
+}
+
+// keepDoc replaces the doc but keeps the scroll position (a re-render of the
+// same content, e.g. after the styles changed).
+func (v *textView) keepDoc(d *doc) {
+	top := v.top
+	v.doc = d
+	v.rewrap()
+	v.top = top
+	v.clamp()
+}
+
+func (v *textView) setSize(w, h int) {
+	if w == v.width && h == v.height {
+		return
+	}
+	wrap := w != v.width
+	v.width, v.height = max(w, 1), max(h, 0)
+	if wrap {
+		// Keep the first visible byte on screen across a re-wrap.
+		off := 0
+		if v.top < len(v.rows) {
+			off = v.rows[v.top]
+		}
+		v.rewrap()
+		v.top = max(sort.SearchInts(v.rows, off+1)-1, 0)
+	}
+	v.clamp()
+}
+
+func (v *textView) rewrap() {
+	v.rows = v.rows[:0]
+	if v.doc == nil {
+		return
+	}
+	d, w := v.doc, max(v.width, 1)
+	for i, start := range d.lines {
+		end := d.lineEnd(i)
+		v.rows = append(v.rows, start)
+		if end-start <= w {
+			// Every byte draws at most one cell (control bytes become one
+			// picture, multi-byte runes take at most two cells for three or
+			// more bytes), so a short line needs no measuring.
+			continue
+		}
+		col := 0
+		for off := start; off < end; {
+			r, size := rune(d.data[off]), 1
+			cw := 1
+			if r >= utf8.RuneSelf {
+				r, size = utf8.DecodeRune(d.data[off:end])
+				cw = runewidth.RuneWidth(r)
+				if r == utf8.RuneError || cw == 0 {
+					cw = 1
+				}
+			}
+			if col+cw > w {
+				v.rows = append(v.rows, off)
+				col = 0
+			}
+			col += cw
+			off += size
+		}
+	}
+}
+
+func (v *textView) clamp() {
+	v.top = min(v.top, v.maxTop())
+	v.top = max(v.top, 0)
+}
+
+func (v *textView) maxTop() int { return max(len(v.rows)-v.height, 0) }
+
+func (v *textView) scroll(n int) { v.top += n; v.clamp() }
+func (v *textView) home()        { v.top = 0 }
+func (v *textView) end()         { v.top = v.maxTop() }
+
+// position describes the scroll state: "rows 1–30 of 4,210 (0%)".
+func (v *textView) position() string {
+	n := len(v.rows)
+	if n == 0 {
+		return "empty"
+	}
+	last := min(v.top+v.height, n)
+	pct := 100
+	if v.maxTop() > 0 {
+		pct = v.top * 100 / v.maxTop()
+	}
+	return fmt.Sprintf("rows %d–%d of %s (%d%%)", v.top+1, last, thousands(n), pct)
+}
+
+// view draws the visible rows, each sanitized (a server's stray escape
+// sequences are shown as control pictures, never interpreted) and styled by
+// the role of its logical line.
+func (v *textView) view(st *styles) string {
+	if v.doc == nil || v.height == 0 {
+		return ""
+	}
+	var out strings.Builder
+	d := v.doc
+	for r := v.top; r < v.top+v.height && r < len(v.rows); r++ {
+		if r > v.top {
+			out.WriteByte('\n')
+		}
+		start := v.rows[r]
+		line := sort.SearchInts(d.lines, start+1) - 1
+		end := d.lineEnd(line)
+		if r+1 < len(v.rows) && v.rows[r+1] <= end {
+			end = v.rows[r+1]
+		}
+		text := sanitize(d.data[start:end])
+		if rl, ok := d.roles[line]; ok {
+			if s, ok := st.role(rl); ok {
+				text = s.Render(text)
+			}
+		}
+		out.WriteString(text)
+	}
+	return out.String()
+}
+
+// sanitize makes bytes safe to draw: control characters become their
+// Unicode control pictures and invalid UTF-8 becomes U+FFFD, one cell each.
+func sanitize(p []byte) string {
+	clean := true
+	for _, c := range p {
+		if c < 0x20 || c == 0x7f || c >= utf8.RuneSelf {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return string(p)
+	}
+	var b strings.Builder
+	b.Grow(len(p))
+	for len(p) > 0 {
+		r, size := utf8.DecodeRune(p)
+		switch {
+		case r == '\t':
+			b.WriteByte(' ')
+		case r < 0x20:
+			b.WriteRune(0x2400 + r)
+		case r == 0x7f:
+			b.WriteRune(0x2421)
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		case runewidth.RuneWidth(r) == 0 && r >= 0x80 && r < 0xa0:
+			b.WriteRune(utf8.RuneError) // C1 controls
+		default:
+			b.WriteRune(r)
+		}
+		p = p[size:]
+	}
+	return b.String()
+}
+
+// thousands formats n with thousands separators.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if len(s) <= 3 {
+		return s
+	}
+	var b strings.Builder
+	pre := len(s) % 3
+	if pre > 0 {
+		b.WriteString(s[:pre])
+	}
+	for i := pre; i < len(s); i += 3 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(s[i : i+3])
+	}
+	return b.String()
+}
