@@ -43,7 +43,7 @@ type tokenRule struct {
 }
 
 var tokenRules = []tokenRule{
-	{"secret-key", regexp.MustCompile(`(?i)"([A-Za-z0-9_.-]*(?:token|secret|password|passwd|api_?key|private_?key|credential|auth)[A-Za-z0-9_.-]*)"\s*:\s*"((?:[^"\\]|\\.)+)"`), 2},
+	{"secret-key", regexp.MustCompile(`(?i)"([A-Za-z0-9_.-]*(?:token|secret|password|passwd|api_?key|private_?key|credential|authorization|auth_?token|session_?key|access_?key)[A-Za-z0-9_.-]*)"\s*:\s*"((?:[^"\\]|\\.)+)"`), 2},
 	{"bearer", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})`), 1},
 	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}`), 0},
 	{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), 0},

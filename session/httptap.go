@@ -90,29 +90,32 @@ func httpNote(req *http.Request) string {
 
 // An sseTap records each server-sent event as the SDK reads its bytes, so
 // events are recorded in the order they arrive and before they are handled.
+// The stream is cut into events by frames.SSEParser, the parser the HTTP
+// proxy uses too.
 type sseTap struct {
 	body io.ReadCloser
 	log  *frames.Log
 	info frames.HTTP
 
-	mu      sync.Mutex
-	buf     []byte // bytes of an incomplete line
-	data    [][]byte
-	eventID string
-	event   string
-	closed  bool
+	mu     sync.Mutex
+	parser frames.SSEParser
+	closed bool
 }
 
 func (s *sseTap) Read(p []byte) (int, error) {
 	n, err := s.body.Read(p)
+	s.mu.Lock()
 	if n > 0 {
-		s.feed(p[:n])
+		s.parser.Feed(p[:n], s.emit)
 	}
 	if err == io.EOF {
-		s.feed([]byte("\n\n")) // flush a final event without its blank line
+		s.parser.End(s.emit) // a final event without its blank line
 	}
+	s.mu.Unlock()
 	return n, err
 }
+
+func (s *sseTap) emit(e frames.SSEEvent) { s.log.Append(e.Frame(s.info)) }
 
 func (s *sseTap) Close() error {
 	s.mu.Lock()
@@ -124,63 +127,4 @@ func (s *sseTap) Close() error {
 			HTTP: &frames.HTTP{Method: s.info.Method, URL: s.info.URL}, Note: "event stream closed"})
 	}
 	return s.body.Close()
-}
-
-func (s *sseTap) feed(b []byte) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.buf = append(s.buf, b...)
-	for {
-		i := bytes.IndexByte(s.buf, '\n')
-		if i < 0 {
-			return
-		}
-		line := trimCR(s.buf[:i])
-		s.buf = s.buf[i+1:]
-		s.line(line)
-	}
-}
-
-func (s *sseTap) line(line []byte) {
-	if len(line) == 0 {
-		s.dispatch()
-		return
-	}
-	if line[0] == ':' {
-		return // comment
-	}
-	field, value, _ := bytes.Cut(line, []byte(":"))
-	value = bytes.TrimPrefix(value, []byte(" "))
-	switch string(field) {
-	case "data":
-		s.data = append(s.data, bytes.Clone(value))
-	case "id":
-		s.eventID = string(value)
-	case "event":
-		s.event = string(value)
-	}
-}
-
-func (s *sseTap) dispatch() {
-	defer func() { s.data, s.event = nil, "" }()
-	if s.data == nil && s.eventID == "" {
-		return
-	}
-	info := s.info
-	info.EventID, info.Event = s.eventID, s.event
-	if info.Event == "message" {
-		info.Event = ""
-	}
-	data := bytes.Join(s.data, []byte("\n"))
-	switch {
-	case len(bytes.TrimSpace(data)) == 0:
-		s.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
-			Note: "priming event (id " + s.eventID + ", no data): the client may resume from here"})
-	case info.Event != "":
-		// The legacy SSE transport's "endpoint" event carries a URL, not JSON-RPC.
-		s.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
-			Note: "event " + info.Event + ": " + string(data)})
-	default:
-		s.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: data, HTTP: &info})
-	}
 }

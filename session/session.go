@@ -200,11 +200,28 @@ func (s *Session) transport() (mcp.Transport, error) {
 		}
 		hc := &http.Client{Transport: &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact}}
 		if t.Transport == TransportSSE {
-			return &mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}, nil
+			return detached{&mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}}, nil
 		}
-		return &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}, nil
+		return detached{&mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}}, nil
 	}
 	return nil, &UsageError{fmt.Errorf("no target: give a command after --, --url, --config, or --demo")}
+}
+
+func exitOr(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
+}
+
+// detached connects a transport with a context that outlives the handshake:
+// the SSE transport opens its event stream with the Connect context, so a
+// handshake timeout context would otherwise end the stream when Open returns.
+// It wraps the Transport, never the Connection the SDK type-asserts.
+type detached struct{ mcp.Transport }
+
+func (d detached) Connect(ctx context.Context) (mcp.Connection, error) {
+	return d.Transport.Connect(context.WithoutCancel(ctx))
 }
 
 // connectError turns an SDK error into a ConnectError when the server could
@@ -216,7 +233,15 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 	}
 	ce := &ConnectError{Target: s.opts.Target, Err: fmt.Errorf("%s: %w", what, err)}
 	if s.proc != nil {
-		if cause := context.Cause(ctx); errors.Is(cause, errServerExited) {
+		// A closed connection usually means the process is exiting: give it a
+		// moment so the error can say how it exited and show its last words.
+		select {
+		case <-s.proc.exited:
+		case <-time.After(s.opts.Grace + 300*time.Millisecond):
+		}
+		if exited, exitErr := s.proc.Exited(); exited {
+			ce.Err = fmt.Errorf("%s: the server exited (%v)", what, exitOr(exitErr))
+		} else if cause := context.Cause(ctx); errors.Is(cause, errServerExited) {
 			_, exitErr := s.proc.Exited()
 			ce.Err = fmt.Errorf("%s: the server exited (%v)", what, exitErr)
 		}

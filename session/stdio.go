@@ -33,10 +33,10 @@ type process struct {
 	grace time.Duration
 	log   *frames.Log
 
-	mu      sync.Mutex
-	stderr  []string
-	exited  chan struct{}
-	exitErr error
+	mu         sync.Mutex
+	stderr     []string
+	exited     chan struct{}
+	exitErr    error
 	stderrDone chan struct{}
 }
 

@@ -1,0 +1,91 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ReadResource sends resources/read for uri. A JSON-RPC error (an unknown URI
+// is -32602 on most servers) comes back as *RPCError.
+func (s *Session) ReadResource(ctx context.Context, uri string) (*Exchange, error) {
+	mark := s.Log.Len()
+	err := s.call(ctx, "resources/read "+uri, func(ctx context.Context) error {
+		_, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		return rpcError(err)
+	})
+	ex := s.exchange(mark, "resources/read", nil)
+	return withRaw(ex, err)
+}
+
+// GetPrompt sends prompts/get with the arguments given.
+func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*Exchange, error) {
+	mark := s.Log.Len()
+	err := s.call(ctx, "prompts/get "+name, func(ctx context.Context) error {
+		_, err := s.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
+		return rpcError(err)
+	})
+	ex := s.exchange(mark, "prompts/get", nil)
+	return withRaw(ex, err)
+}
+
+// ListResources lists every resource across all pages, raw as sent.
+func (s *Session) ListResources(ctx context.Context) ([]json.RawMessage, error) {
+	return listAll(ctx, s, "resources/list", "resources", func(ctx context.Context, cursor string) (string, error) {
+		res, err := s.cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			return "", err
+		}
+		return res.NextCursor, nil
+	})
+}
+
+// ListPrompts lists every prompt across all pages, raw as sent.
+func (s *Session) ListPrompts(ctx context.Context) ([]json.RawMessage, error) {
+	return listAll(ctx, s, "prompts/list", "prompts", func(ctx context.Context, cursor string) (string, error) {
+		res, err := s.cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+		if err != nil {
+			return "", err
+		}
+		return res.NextCursor, nil
+	})
+}
+
+// listAll pages through a list method, collecting the raw items of key from
+// each response frame.
+func listAll(ctx context.Context, s *Session, method, key string, page func(ctx context.Context, cursor string) (string, error)) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	cursor := ""
+	for n := 0; n < 10000; n++ {
+		mark := s.Log.Len()
+		var next string
+		err := s.call(ctx, method, func(ctx context.Context) error {
+			var err error
+			next, err = page(ctx, cursor)
+			return rpcError(err)
+		})
+		if err != nil {
+			return out, err
+		}
+		if ex := s.exchange(mark, method, nil); ex != nil {
+			var body map[string]json.RawMessage
+			var items []json.RawMessage
+			if json.Unmarshal(ex.Result, &body) == nil && json.Unmarshal(body[key], &items) == nil {
+				out = append(out, items...)
+			}
+		}
+		if next == "" || next == cursor {
+			break
+		}
+		cursor = next
+	}
+	return out, nil
+}
+
+func withRaw(ex *Exchange, err error) (*Exchange, error) {
+	if re, ok := err.(*RPCError); ok && ex != nil {
+		re.Raw = ex.Error
+	}
+	return ex, err
+}
