@@ -74,9 +74,12 @@ type Model struct {
 
 	calls  []*call
 	nextID int
+	out    outbox // requests from the panes
 
 	overlay     overlayKind
-	overlayView textView
+	overlayView textView // the info overlay
+	helpLines   []string // the help overlay, already styled by bubbles/help
+	helpTop     int
 
 	status    string
 	statusErr bool
@@ -137,6 +140,7 @@ func New(cfg Config) *Model {
 	m.editor.readOnly = m.readOnly
 	m.result = newResultPane(m.st, &m.calls)
 	m.frames = newFramesPane(m.st, m.cfg.Reader)
+	m.tools.out, m.editor.out, m.result.out, m.frames.out = &m.out, &m.out, &m.out, &m.out
 	m.hdr.frames = m.frames.n
 	m.setFocus(m.focus)
 	return m
@@ -185,12 +189,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		*m.st = *newStyles(msg.IsDark())
 		m.help.Styles = help.DefaultStyles(msg.IsDark())
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m, m.drain(m.key(msg))
 	case tea.MouseWheelMsg:
 		m.wheel(msg.Mouse())
 	case tea.PasteMsg:
 		if p := m.pane(m.focus); p.typing() {
-			return m, p.update(msg)
+			return m, m.drain(p.update(msg))
 		}
 	case framesMsg:
 		m.frames.grow(msg.n)
@@ -212,6 +216,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setStatus(msg.text, msg.isErr)
 	}
 	return m, nil
+}
+
+// drain handles the requests the panes queued while handling a message.
+func (m *Model) drain(cmd tea.Cmd) tea.Cmd {
+	cmds := []tea.Cmd{cmd}
+	for len(m.out.msgs) > 0 {
+		for _, msg := range m.out.take() {
+			_, c := m.Update(msg)
+			cmds = append(cmds, c)
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) setStatus(text string, isErr bool) { m.status, m.statusErr = text, isErr }
@@ -259,6 +275,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, m.keys.Quit):
 		return m.quit()
 	case key.Matches(k, m.keys.Help):
+		m.helpTop = 0
 		m.openHelp()
 	case key.Matches(k, m.keys.Next):
 		m.cycle(+1)
@@ -330,9 +347,17 @@ func (m *Model) scrollFailure(k tea.KeyPressMsg) {
 
 func (m *Model) overlayKey(k tea.KeyPressMsg) tea.Cmd {
 	v := &m.overlayView
-	switch {
-	case key.Matches(k, m.okeys.Close):
+	if key.Matches(k, m.okeys.Close) {
 		m.overlay = overlayNone
+		return nil
+	}
+	if m.overlay == overlayHelp {
+		// The help is a few dozen lines: scroll it as lines.
+		h := textView{height: v.height, rows: make([]int, len(m.helpLines)), top: m.helpTop}
+		v = &h
+		defer func() { m.helpTop = h.top }()
+	}
+	switch {
 	case key.Matches(k, m.okeys.Up):
 		v.scroll(-1)
 	case key.Matches(k, m.okeys.Down):
@@ -369,7 +394,17 @@ func (m *Model) openHelp() {
 	b.WriteString(m.st.heading.Render("Everywhere") + "\n\n")
 	b.WriteString(m.help.FullHelpView(columns(m.globalHelp(), rows)) + "\n\n")
 	b.WriteString(m.st.muted.Render("esc closes this help"))
-	m.overlayView.setDoc(newDoc([]byte(b.String())))
+	m.helpLines = strings.Split(b.String(), "\n")
+	m.helpTop = min(m.helpTop, max(len(m.helpLines)-m.overlayView.height, 0))
+}
+
+// overlayContent is what the open overlay shows.
+func (m *Model) overlayContent() string {
+	if m.overlay == overlayInfo {
+		return m.overlayView.view(m.st)
+	}
+	end := min(m.helpTop+m.overlayView.height, len(m.helpLines))
+	return strings.Join(m.helpLines[min(m.helpTop, end):end], "\n")
 }
 
 func (m *Model) globalHelp() []key.Binding {
@@ -566,8 +601,12 @@ func (m *Model) wheel(ms tea.Mouse) {
 	default:
 		return
 	}
-	if m.overlay != overlayNone {
+	if m.overlay == overlayInfo {
 		m.overlayView.scroll(dy * 3)
+		return
+	}
+	if m.overlay == overlayHelp {
+		m.helpTop = max(min(m.helpTop+dy*3, len(m.helpLines)-m.overlayView.height), 0)
 		return
 	}
 	for id := paneTools; id < paneCount; id++ {
@@ -656,7 +695,7 @@ func (m *Model) render() string {
 		if m.overlay == overlayInfo {
 			title = "Server info"
 		}
-		lines = append(lines, box(m.st, title, m.overlayView.view(m.st), m.width, m.height-2-footerH, true)...)
+		lines = append(lines, box(m.st, title, m.overlayContent(), m.width, m.height-2-footerH, true)...)
 	case m.lay.tabs:
 		if !m.readOnly {
 			lines = append(lines, m.tabBar())
@@ -754,8 +793,13 @@ func (m *Model) footer() string {
 	if m.overlay != overlayNone {
 		bs = []key.Binding{m.okeys.Close, m.okeys.Down, m.okeys.PageDown}
 	} else {
+		// The footer names what is special here; the arrows go without saying.
+		nav := map[string]bool{}
+		for _, b := range newScrollKeys().list() {
+			nav[b.Help().Key] = true
+		}
 		for _, b := range m.pane(m.focus).help() {
-			if b.Enabled() && len(bs) < 6 {
+			if b.Enabled() && len(bs) < 6 && !nav[b.Help().Key] {
 				bs = append(bs, b)
 			}
 		}

@@ -125,5 +125,19 @@ func closeSession(s *session.Session) tea.Cmd {
 	return func() tea.Msg { return closedMsg{err: s.Close()} }
 }
 
-// emit turns a message into a command, for panes that ask the root.
-func emit(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+// An outbox carries a pane's requests to the root. The root handles them
+// synchronously, right after the key that caused them, so keys typed ahead
+// (enter on a tool, then the arguments) land where the user expects.
+type outbox struct{ msgs []tea.Msg }
+
+// send queues msg for the root; it returns no command, for use in returns.
+func (o *outbox) send(msg tea.Msg) tea.Cmd {
+	o.msgs = append(o.msgs, msg)
+	return nil
+}
+
+func (o *outbox) take() []tea.Msg {
+	msgs := o.msgs
+	o.msgs = nil
+	return msgs
+}

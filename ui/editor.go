@@ -19,6 +19,7 @@ import (
 type editorPane struct {
 	st   *styles
 	keys editorKeys
+	out  *outbox
 
 	ta      *textEdit
 	tool    string
@@ -45,7 +46,7 @@ func newEditorPane(st *styles, calls *[]*call) *editorPane {
 	ta := newTextEdit(st, false)
 	ta.numbers = true
 	ta.placeholder = "pick a tool (1, then enter) to start from its input schema"
-	e := &editorPane{st: st, keys: newEditorKeys(), ta: ta, calls: calls}
+	e := &editorPane{st: st, keys: newEditorKeys(), out: &outbox{}, ta: ta, calls: calls}
 	e.revalidate()
 	return e
 }
@@ -155,7 +156,6 @@ func (e *editorPane) setSize(w, h int) {
 	e.revalidate()
 }
 
-
 func (e *editorPane) update(msg tea.Msg) tea.Cmd {
 	k, isKey := msg.(tea.KeyPressMsg)
 	if isKey {
@@ -204,7 +204,7 @@ func (e *editorPane) update(msg tea.Msg) tea.Cmd {
 func (e *editorPane) history(delta int) tea.Cmd {
 	n := len(*e.calls)
 	if n == 0 {
-		return emit(statusMsg{text: "no previous calls yet"})
+		return e.out.send(statusMsg{text: "no previous calls yet"})
 	}
 	if e.histPos >= n {
 		e.draft = e.ta.value()
@@ -214,25 +214,25 @@ func (e *editorPane) history(delta int) tea.Cmd {
 		e.histPos = n
 		e.ta.setValue(e.draft)
 		e.revalidate()
-		return emit(statusMsg{text: "back to the draft"})
+		return e.out.send(statusMsg{text: "back to the draft"})
 	}
-	return emit(editCallMsg{id: (*e.calls)[pos].id})
+	return e.out.send(editCallMsg{id: (*e.calls)[pos].id})
 }
 
 func (e *editorPane) send() tea.Cmd {
 	switch {
 	case e.readOnly:
-		return emit(statusMsg{text: "read-only: there is no live session to call", isErr: true})
+		return e.out.send(statusMsg{text: "read-only: there is no live session to call", isErr: true})
 	case e.tool == "":
-		return emit(statusMsg{text: "pick a tool first: 1 for the tools, then enter", isErr: true})
+		return e.out.send(statusMsg{text: "pick a tool first: 1 for the tools, then enter", isErr: true})
 	case e.problem != nil:
-		return emit(statusMsg{text: "cannot send: " + e.problem.String(), isErr: true})
+		return e.out.send(statusMsg{text: "cannot send: " + e.problem.String(), isErr: true})
 	case len(e.violations) > 0 && !e.confirm:
 		e.confirm = true
-		return emit(statusMsg{text: fmt.Sprintf("the arguments violate %s's input schema (%d): ctrl+s again sends them exactly as typed", e.tool, len(e.violations)), isErr: true})
+		return e.out.send(statusMsg{text: fmt.Sprintf("the arguments violate %s's input schema (%d): ctrl+s again sends them exactly as typed", e.tool, len(e.violations)), isErr: true})
 	}
 	e.confirm = false
-	return emit(sendCallMsg{tool: e.tool, args: e.ta.value(), violations: e.violations})
+	return e.out.send(sendCallMsg{tool: e.tool, args: e.ta.value(), violations: e.violations})
 }
 
 func (e *editorPane) wheel(dy, y int) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -25,6 +26,7 @@ type framesPane struct {
 	st    *styles
 	keys  framesKeys
 	ikeys inputKeys
+	out   *outbox
 
 	r     frames.Reader
 	n     int // frames known; grows with framesMsg
@@ -56,7 +58,7 @@ func newFramesPane(st *styles, r frames.Reader) *framesPane {
 	ti := newTextEdit(st, true)
 	ti.prompt = "/ "
 	ti.placeholder = "method, id=…, or text in the summary"
-	p := &framesPane{st: st, keys: newFramesKeys(), ikeys: newInputKeys(), r: r, input: ti, follow: true, bodyFor: -1}
+	p := &framesPane{st: st, keys: newFramesKeys(), ikeys: newInputKeys(), out: &outbox{}, r: r, input: ti, follow: true, bodyFor: -1}
 	p.grow(r.Len())
 	return p
 }
@@ -231,6 +233,20 @@ func (p *framesPane) syncBody() {
 		p.body.setDoc(newDoc(nil))
 		return
 	}
+	if len(data) == 0 && (f.Note != "" || f.HTTP != nil) {
+		// Transport evidence has no bytes of its own: show what was seen.
+		var b docBuilder
+		if f.Note != "" {
+			b.line(rolePlain, f.Note)
+		}
+		if f.HTTP != nil {
+			hj, _ := json.MarshalIndent(f.HTTP, "", "  ")
+			b.bytes(hj)
+		}
+		p.bodyNote = "transport evidence"
+		p.body.setDoc(b.doc())
+		return
+	}
 	mode := "raw bytes"
 	if !p.showRaw && f.Kind != frames.KindStderr && f.Kind != frames.KindInvalid {
 		var ok bool
@@ -293,7 +309,7 @@ func (p *framesPane) update(msg tea.Msg) tea.Cmd {
 		}
 		j := p.r.Partner(i)
 		if j < 0 {
-			return emit(statusMsg{text: fmt.Sprintf("frame #%d has no paired request or response", p.r.Frame(i).Seq), isErr: true})
+			return p.out.send(statusMsg{text: fmt.Sprintf("frame #%d has no paired request or response", p.r.Frame(i).Seq), isErr: true})
 		}
 		p.selectSeq(p.r.Frame(j).Seq)
 		return nil
@@ -381,14 +397,14 @@ func (p *framesPane) updateCommon(k tea.KeyPressMsg) tea.Cmd {
 		}
 		data, err := p.r.Body(i)
 		if err != nil {
-			return emit(statusMsg{text: "cannot read the body: " + err.Error(), isErr: true})
+			return p.out.send(statusMsg{text: "cannot read the body: " + err.Error(), isErr: true})
 		}
 		f := p.r.Frame(i)
 		name := fmt.Sprintf("jig-frame-%d-%s", f.Seq, f.Kind)
 		if f.Method != "" {
 			name += "-" + f.Method
 		}
-		return emit(writeMsg{name: name, data: data})
+		return p.out.send(writeMsg{name: name, data: data})
 	}
 	return nil
 }
@@ -526,8 +542,8 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 	if selected {
 		gutter = "▶ "
 	}
-	off := f.Time.Sub(p.start).Seconds()
-	left := fmt.Sprintf("%s#%-*d %+8.3fs %s %-12s ", gutter, seqW, f.Seq, off, f.Dir.Arrow(), kindLabel(f))
+	off := fmt.Sprintf("%+.3fs", f.Time.Sub(p.start).Seconds())
+	left := fmt.Sprintf("%s#%-*d %8s %s %-7s ", gutter, seqW, f.Seq, off, f.Dir.Arrow(), kindLabel(f))
 	var what string
 	switch f.Kind {
 	case frames.KindStderr:
@@ -560,15 +576,20 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 	} else if f.Kind == frames.KindRequest && p.r.Partner(i) < 0 {
 		right += " pending"
 	}
-	avail := p.width - len([]rune(left)) - len(right) - 1
-	if avail < 8 {
-		// Too narrow for the size column: the description matters more.
-		right, avail = "", p.width-len([]rune(left))
-	}
-	what = ansi.Truncate(what, max(avail, 0), "…")
-	line := left + what
-	if right != "" {
-		line += strings.Repeat(" ", max(avail-ansi.StringWidth(what), 0)+1) + right
+	avail := p.width - ansi.StringWidth(left)
+	whatW := ansi.StringWidth(what)
+	line := left
+	switch {
+	case right == "":
+		line += what
+	case whatW+1+len(right) <= avail:
+		line += what + strings.Repeat(" ", avail-whatW-len(right)) + right
+	case avail-len(right)-1 >= 12:
+		// Cut the description, keep the size and latency.
+		line += ansi.Truncate(what, avail-len(right)-1, "…") + " " + right
+	default:
+		// Too narrow for both: the description matters more.
+		line += what
 	}
 	line = ansi.Truncate(line, p.width, "…")
 	switch {
@@ -585,8 +606,15 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 // kindLabel names a frame's kind; a request the server sent to the client
 // (sampling, elicitation, roots) is called out because the client must answer.
 func kindLabel(f *frames.Frame) string {
-	if f.Kind == frames.KindRequest && f.Dir == frames.ServerToClient {
-		return "srv-request"
+	switch f.Kind {
+	case frames.KindRequest:
+		if f.Dir == frames.ServerToClient {
+			return "srv-req"
+		}
+	case frames.KindNotification:
+		return "notify"
+	case frames.KindTransport:
+		return "transp"
 	}
 	return string(f.Kind)
 }

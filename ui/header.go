@@ -56,7 +56,11 @@ func (h *header) view() string {
 		if h.state == stateClosed {
 			state = h.st.stateFailed.Render(" closed ")
 		}
-		l1 = append(l1, h.st.label.Render(name), string(i.Transport)+" "+h.target,
+		where := h.target
+		if !strings.Contains(where, string(i.Transport)) {
+			where = string(i.Transport) + " " + where
+		}
+		l1 = append(l1, h.st.label.Render(name), where,
 			fmt.Sprintf("protocol %s (%s era)", i.ProtocolVersion, i.Era), state)
 	}
 	line1 := ansi.Truncate(strings.Join(l1, h.st.muted.Render(" · ")), h.width, "…")

@@ -45,16 +45,15 @@ func checkJSON(text string) *jsonProblem {
 	var msg string
 	switch se := (*json.SyntaxError)(nil); {
 	case err == nil:
-		// A second value after the first is an error too.
-		if _, terr := dec.Token(); terr != io.EOF {
-			off = int(dec.InputOffset())
-			for off < len(data) && (data[off] == ' ' || data[off] == '\n' || data[off] == '\t' || data[off] == '\r') {
-				off++
-			}
-			msg = "unexpected text after the JSON value"
-			break
+		// Anything after the value is an error too.
+		off = int(dec.InputOffset())
+		for off < len(data) && (data[off] == ' ' || data[off] == '\n' || data[off] == '\t' || data[off] == '\r') {
+			off++
 		}
-		return nil
+		if off == len(data) {
+			return nil
+		}
+		msg = "unexpected text after the JSON value"
 	case errors.As(err, &se):
 		off = int(se.Offset) - 1
 		msg = strings.TrimPrefix(se.Error(), "invalid character ")

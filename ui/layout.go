@@ -63,8 +63,8 @@ func arrange(w, h, headerH, footerH int, readOnly bool) layout {
 			l.panes[i] = rect{0, bodyY + 1, w, max(bodyH-1, 0)}
 		}
 	default:
-		toolsW := w * 27 / 100
-		framesW := w * 37 / 100
+		toolsW := w * 25 / 100
+		framesW := w * 40 / 100
 		callW := w - toolsW - framesW
 		editorH := bodyH * 45 / 100
 		l.panes[paneTools] = rect{0, bodyY, toolsW, bodyH}

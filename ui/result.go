@@ -29,12 +29,14 @@ type call struct {
 	err        error
 
 	rendered, raw *doc // built once, when the call completes
+	partial       bool // the result flags itself as incomplete
 }
 
 // resultPane shows one call's outcome, and steps through the session's calls.
 type resultPane struct {
 	st   *styles
 	keys resultKeys
+	out  *outbox
 
 	calls   *[]*call
 	cur     int // index into *calls, -1 before the first call
@@ -48,7 +50,7 @@ type resultPane struct {
 }
 
 func newResultPane(st *styles, calls *[]*call) *resultPane {
-	return &resultPane{st: st, keys: newResultKeys(), calls: calls, cur: -1}
+	return &resultPane{st: st, keys: newResultKeys(), out: &outbox{}, calls: calls, cur: -1}
 }
 
 func (p *resultPane) current() *call {
@@ -127,30 +129,30 @@ func (p *resultPane) update(msg tea.Msg) tea.Cmd {
 		if p.cur > 0 {
 			p.cur--
 			p.sync()
-			return emit(selectCallMsg{id: p.current().id})
+			return p.out.send(selectCallMsg{id: p.current().id})
 		}
 	case key.Matches(k, p.keys.Newer):
 		if p.cur >= 0 && p.cur < len(*p.calls)-1 {
 			p.cur++
 			p.sync()
-			return emit(selectCallMsg{id: p.current().id})
+			return p.out.send(selectCallMsg{id: p.current().id})
 		}
 	case key.Matches(k, p.keys.Raw):
 		p.showRaw = !p.showRaw
 		p.sync()
 	case c == nil:
 	case key.Matches(k, p.keys.EditAgain):
-		return emit(editCallMsg{id: c.id})
+		return p.out.send(editCallMsg{id: c.id})
 	case key.Matches(k, p.keys.ShowFrames):
 		if c.ex != nil && c.ex.Request != nil {
-			return emit(showFramesMsg{seq: c.ex.Request.Seq})
+			return p.out.send(showFramesMsg{seq: c.ex.Request.Seq})
 		}
-		return emit(statusMsg{text: "this call has no frames yet", isErr: true})
+		return p.out.send(statusMsg{text: "this call has no frames yet", isErr: true})
 	case key.Matches(k, p.keys.Write):
 		if c.ex != nil && c.ex.Response != nil {
-			return emit(writeMsg{name: fmt.Sprintf("jig-call-%d-%s-response", c.id, c.tool), data: c.ex.Response.Raw})
+			return p.out.send(writeMsg{name: fmt.Sprintf("jig-call-%d-%s-response", c.id, c.tool), data: c.ex.Response.Raw})
 		}
-		return emit(statusMsg{text: "this call has no response to write", isErr: true})
+		return p.out.send(statusMsg{text: "this call has no response to write", isErr: true})
 	}
 	return nil
 }
@@ -240,6 +242,12 @@ func (c *call) badge(st *styles) string {
 	if lat != "" {
 		lat = " " + lat
 	}
+	partial := ""
+	if o := c.outcome(); c.ex != nil && (o == outcomeOK || o == outcomeToolError) {
+		if c.isPartial() {
+			partial = " " + st.partialBadge.Render(" PARTIAL ")
+		}
+	}
 	switch c.outcome() {
 	case outcomeRPCError:
 		var rpc *session.RPCError
@@ -248,9 +256,16 @@ func (c *call) badge(st *styles) string {
 	case outcomeFailed:
 		return st.errorText.Render("✗ FAILED") + lat
 	case outcomeToolError:
-		return st.toolErrorBadge.Render("✗ TOOL ERROR (isError)") + lat
+		return st.toolErrorBadge.Render("✗ TOOL ERROR (isError)") + lat + partial
 	}
-	return st.okText.Render("✓ ok") + lat
+	return st.okText.Render("✓ ok") + lat + partial
+}
+
+// isPartial reports whether the result says it is incomplete; the rendered
+// document records it when it is built.
+func (c *call) isPartial() bool {
+	c.doc()
+	return c.partial
 }
 
 // rawDoc is the response frame's exact bytes, pretty-printed.
@@ -347,7 +362,7 @@ func (c *call) writeOutcome(b *docBuilder) {
 	if frameNote != "" {
 		b.line(roleMuted, frameNote)
 	}
-	writeResult(b, c.ex.Result, c.output)
+	c.partial = writeResult(b, c.ex.Result, c.output)
 }
 
 // resultBody is the part of a CallToolResult jig reads.
@@ -369,23 +384,23 @@ type contentBlock struct {
 	Description string `json:"description"`
 	Size        *int64 `json:"size"`
 	Resource    *struct {
-		URI      string `json:"uri"`
-		MimeType string `json:"mimeType"`
+		URI      string  `json:"uri"`
+		MimeType string  `json:"mimeType"`
 		Text     *string `json:"text"`
-		Blob     string `json:"blob"`
+		Blob     string  `json:"blob"`
 	} `json:"resource"`
 }
 
 // writeResult renders content blocks by type, structuredContent checked
 // against the output schema, and flags partial results wherever they are
-// signalled.
-func writeResult(b *docBuilder, result, output json.RawMessage) {
+// signalled. It reports whether the result is partial.
+func writeResult(b *docBuilder, result, output json.RawMessage) (partial bool) {
 	var r resultBody
 	if err := json.Unmarshal(result, &r); err != nil {
 		b.line(roleError, "the result is not a CallToolResult object: "+err.Error())
 		pr, _ := pretty(result)
 		b.bytes(pr)
-		return
+		return false
 	}
 	flags := partialFlags(result, "")
 	if !isNull(r.StructuredContent) {
@@ -440,6 +455,7 @@ func writeResult(b *docBuilder, result, output json.RawMessage) {
 		pr, _ := pretty(r.Meta)
 		b.bytes(pr)
 	}
+	return len(flags) > 0
 }
 
 func writeBlock(b *docBuilder, i int, blk contentBlock, raw json.RawMessage) {

@@ -203,7 +203,7 @@ func writeProperties(b *docBuilder, n *schemaNode, indent string, width, depth i
 		if cs := c.constraints(); len(cs) > 0 {
 			line += "  · " + strings.Join(cs, " · ")
 		}
-		b.line(r, line)
+		b.line(r, wrapHanging(line, indent+"      ", width))
 		desc := strings.TrimSpace(c.Description)
 		if desc == "" {
 			desc = strings.TrimSpace(c.Title)
@@ -252,4 +252,28 @@ func wrapText(s, prefix string, width int) string {
 		lines = append(lines, prefix+line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wrapHanging wraps a line that starts with its own indentation; the lines
+// after the first start with rest.
+func wrapHanging(line, rest string, width int) string {
+	trimmed := strings.TrimLeft(line, " ")
+	lead := line[:len(line)-len(trimmed)]
+	if len([]rune(line)) <= width || width < 20 {
+		return line
+	}
+	words := strings.Fields(trimmed)
+	var out []string
+	cur := lead
+	for _, w := range words {
+		if strings.TrimSpace(cur) != "" && len([]rune(cur))+1+len([]rune(w)) > width {
+			out = append(out, cur)
+			cur = rest
+		}
+		if strings.TrimSpace(cur) != "" {
+			cur += " "
+		}
+		cur += w
+	}
+	return strings.Join(append(out, cur), "\n")
 }

@@ -35,14 +35,14 @@ type styles struct {
 	stateConnecting lipgloss.Style
 	stateFailed     lipgloss.Style
 
-	okText        lipgloss.Style
-	warnText      lipgloss.Style
-	errorText     lipgloss.Style
-	rpcErrorBadge lipgloss.Style // a JSON-RPC error: the server refused the request
+	okText         lipgloss.Style
+	warnText       lipgloss.Style
+	errorText      lipgloss.Style
+	rpcErrorBadge  lipgloss.Style // a JSON-RPC error: the server refused the request
 	toolErrorBadge lipgloss.Style // a result with isError: the tool ran and failed
-	partialBadge  lipgloss.Style
-	violation     lipgloss.Style
-	required      lipgloss.Style
+	partialBadge   lipgloss.Style
+	violation      lipgloss.Style
+	required       lipgloss.Style
 
 	added   lipgloss.Style
 	changed lipgloss.Style

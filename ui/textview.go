@@ -115,7 +115,7 @@ func (v *textView) setSize(w, h int) {
 	if w == v.width && h == v.height {
 		return
 	}
-	wrap := w != v.width
+	wrap := max(w, 1) != v.width
 	v.width, v.height = max(w, 1), max(h, 0)
 	if wrap {
 		// Keep the first visible byte on screen across a re-wrap.
@@ -134,7 +134,12 @@ func (v *textView) rewrap() {
 	if v.doc == nil {
 		return
 	}
-	d, w := v.doc, max(v.width, 1)
+	d, w := v.doc, v.width
+	if w <= 0 {
+		// Not sized yet: setSize wraps.
+		v.rows = append(v.rows, d.lines...)
+		return
+	}
 	for i, start := range d.lines {
 		end := d.lineEnd(i)
 		v.rows = append(v.rows, start)

@@ -61,6 +61,7 @@ type toolsPane struct {
 	st    *styles
 	keys  toolsKeys
 	ikeys inputKeys
+	out   *outbox
 
 	tools     []toolInfo
 	shown     []int // indexes into tools that pass the filter
@@ -84,7 +85,7 @@ func newToolsPane(st *styles) *toolsPane {
 	ti := newTextEdit(st, true)
 	ti.prompt = "/ "
 	ti.placeholder = "filter by name"
-	return &toolsPane{st: st, keys: newToolsKeys(), ikeys: newInputKeys(), filter: ti, loading: true}
+	return &toolsPane{st: st, keys: newToolsKeys(), ikeys: newInputKeys(), out: &outbox{}, filter: ti, loading: true}
 }
 
 // setTools replaces the listing, marking what changed since the last one.
@@ -273,7 +274,7 @@ func (p *toolsPane) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case key.Matches(k, p.keys.Call):
 		if t := p.selected(); t != nil && t.mark != removed {
-			return emit(chooseToolMsg{name: t.Name})
+			return p.out.send(chooseToolMsg{name: t.Name})
 		}
 		return nil
 	default:
@@ -345,7 +346,7 @@ func writeToolDetail(b *docBuilder, t *toolInfo, width int) {
 	if title := t.displayTitle(); title != "" {
 		head += " — " + title
 	}
-	b.line(roleHeading, head)
+	b.line(roleHeading, wrapHanging(head, "  ", width))
 	switch t.mark {
 	case added:
 		b.line(roleAdded, "+ added when the server re-listed its tools")
@@ -357,7 +358,7 @@ func writeToolDetail(b *docBuilder, t *toolInfo, width int) {
 	if t.invalid {
 		b.line(roleWarn, "! the SDK rejected this tool definition as invalid (shown as listed)")
 	}
-	b.line(rolePlain, annotationLine(t.Annotations))
+	b.line(rolePlain, wrapHanging(annotationLine(t.Annotations), "  ", width))
 	if d := strings.TrimSpace(t.Description); d != "" {
 		b.line(rolePlain, "")
 		b.line(rolePlain, wrapText(d, "", width))
@@ -390,12 +391,12 @@ func annotationLine(a *toolAnnotations) string {
 		}
 		return name + " " + yesNo(*v)
 	}
-	return strings.Join([]string{
-		hint("read-only", a.ReadOnly, false),
-		hint("destructive", a.Destructive, true),
-		hint("idempotent", a.Idempotent, false),
-		hint("open-world", a.OpenWorld, true),
-	}, " · ")
+	destructive, idempotent := hint("destructive", a.Destructive, true), hint("idempotent", a.Idempotent, false)
+	if a.ReadOnly != nil && *a.ReadOnly {
+		// The spec gives these two meaning only for tools that write.
+		destructive, idempotent = "destructive n/a", "idempotent n/a"
+	}
+	return strings.Join([]string{hint("read-only", a.ReadOnly, false), destructive, idempotent, hint("open-world", a.OpenWorld, true)}, " · ")
 }
 
 func yesNo(b bool) string {

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session"
+)
+
+// End-to-end flows run the whole Model in a Bubble Tea program against the
+// demo server (or a server that fails), and wait for text on the screen.
+// The v2 renderer writes only changed cells, so the screen is read from
+// the model's last View (through probe), not from the output bytes.
+
+// probe records the last screen the program drew.
+type probe struct {
+	*Model
+	mu   *sync.Mutex
+	last *string
+}
+
+func newProbe(m *Model) probe { return probe{Model: m, mu: &sync.Mutex{}, last: new(string)} }
+
+func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := p.Model.Update(msg)
+	return p, cmd
+}
+
+func (p probe) View() tea.View {
+	v := p.Model.View()
+	p.mu.Lock()
+	*p.last = ansi.Strip(v.Content)
+	p.mu.Unlock()
+	return v
+}
+
+func (p probe) screen() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return *p.last
+}
+
+type flow struct {
+	t  *testing.T
+	tm *teatest.TestModel
+	p  probe
+}
+
+func start(t *testing.T, cfg Config, w, h int) *flow {
+	t.Helper()
+	m := New(cfg)
+	p := newProbe(m)
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(w, h))
+	f := &flow{t: t, tm: tm, p: p}
+	t.Cleanup(func() {
+		tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+		tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+		if err := m.Close(); err != nil {
+			t.Logf("close: %v", err)
+		}
+	})
+	return f
+}
+
+// waitFor waits until every text is on the screen.
+func (f *flow) waitFor(texts ...string) {
+	f.t.Helper()
+	teatest.WaitFor(f.t, f.tm.Output(), func([]byte) bool {
+		s := f.p.screen()
+		for _, t := range texts {
+			if !strings.Contains(s, t) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+func (f *flow) keys(keys ...string) {
+	for _, m := range press(keys...) {
+		f.tm.Send(m)
+	}
+}
+
+func demoConfig(release int) Config {
+	return Config{Options: &session.Options{Target: session.Target{Transport: session.TransportDemo, Release: release}}}
+}
+
+func TestFlowSeedStory(t *testing.T) {
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("● connected", "jig-demo", "search_orders", "server/discover")
+	// The last tool is search_orders; enter prefills its arguments.
+	f.keys("G", "enter")
+	f.waitFor(`"customer": ""`, `"limit": 10`, "EDITING")
+	f.keys("down", "end", "left", "left", "Acme Corp", "end", "enter", `  "since": 5,`)
+	f.waitFor("/since: got number, want string")
+	f.keys("ctrl+s")
+	f.waitFor("ctrl+s again")
+	f.keys("ctrl+s")
+	f.waitFor("sent despite 1 input-schema violation", "call 1/1", "tools/call id=")
+	// The call's request and response are paired in the frames pane.
+	f.waitFor("→ request tools/call", "← result  tools/call")
+
+	// Now the widened call of the seed story: a date, and limit 500.
+	f.keys("esc", "ctrl+r", "enter", "down", "end", "left", "left", "Acme Corp", "end", "enter", `  "since": "2026-01-01",`, "down", "end", "backspace", "backspace", "500", "ctrl+s")
+	f.waitFor("call 2/2", "PARTIAL RESULT", "✓ ok")
+
+	m := f.p.Model
+	f.tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	if len(m.calls) != 2 {
+		t.Fatalf("the session has %d calls, want 2", len(m.calls))
+	}
+	first := m.calls[0]
+	if first.ex == nil || first.ex.Request == nil || first.ex.Response == nil {
+		t.Fatalf("call 1 has no paired frames: %+v", first.ex)
+	}
+	if !strings.Contains(string(first.ex.Request.Raw), `"since":5`) {
+		t.Errorf("call 1 was not sent as typed (since: 5); the request frame is %s", first.ex.Request.Raw)
+	}
+	if log := m.cfg.Reader; log.Partner(int(first.ex.Request.Seq-1)) != int(first.ex.Response.Seq-1) {
+		t.Errorf("the frames of call 1 are not paired in the log")
+	}
+	if !m.calls[1].isPartial() {
+		t.Errorf("call 2 (limit 500) is not flagged partial")
+	}
+}
+
+func TestFlowServerFailsToStart(t *testing.T) {
+	cfg := Config{Options: &session.Options{
+		Target: session.Target{Transport: session.TransportStdio, Command: []string{"sh", "-c", "echo 'boom: API_KEY is not set' >&2; exit 1"}},
+		Log:    frames.NewLog(nil),
+	}}
+	f := start(t, cfg, 120, 35)
+	f.waitFor("NOT CONNECTED", "boom: API_KEY is not set", "$ sh -c", "exit status 1", "r retr")
+	n := cfg.Options.Log.Len()
+	f.keys("r")
+	teatest.WaitFor(t, f.tm.Output(), func([]byte) bool { return cfg.Options.Log.Len() > n && strings.Contains(f.p.screen(), "NOT CONNECTED") },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+func TestFlowCommandNotFound(t *testing.T) {
+	cfg := Config{Options: &session.Options{Target: session.Target{Transport: session.TransportStdio, Command: []string{"jig-no-such-server-anywhere"}}}}
+	f := start(t, cfg, 80, 24)
+	f.waitFor("NOT CONNECTED", "cannot find", "$ jig-no-such-server-anywhere")
+}
+
+func TestFlowResizeTo80x24(t *testing.T) {
+	f := start(t, demoConfig(2), 200, 60)
+	f.waitFor("╭─▸ 1 Tools (5)", "4 Frames")
+	f.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	f.waitFor(" 1 Tools (5)  2 Arguments  3 Result  4 Frames")
+	s := f.p.screen()
+	if lines := strings.Split(s, "\n"); len(lines) != 24 {
+		t.Errorf("at 80×24 the screen has %d lines", len(lines))
+	}
+	f.keys("4")
+	f.waitFor("frames", "server/discover")
+}
+
+func TestFlowHelp(t *testing.T) {
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("search_orders")
+	f.keys("?")
+	f.waitFor("Tools keys", "edit arguments for this tool", "Everywhere", "server info & instructions")
+	f.keys("esc", "4", "?")
+	f.waitFor("Frames keys", "jump request ↔ response", "filter kind")
+	f.keys("esc", "i")
+	f.waitFor("Instructions", "jig-demo is jig's built-in demo server")
+}
