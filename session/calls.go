@@ -37,7 +37,34 @@ type Exchange struct {
 // ListTools lists every tool across all pages. It returns the raw tool
 // objects as the server sent them (the SDK drops tools it considers invalid;
 // jig keeps them) and the SDK's typed view.
+//
+// A server may change its tools while they are being listed (server-everything
+// adds tools for the capabilities jig declared right after the handshake); if
+// notifications/tools/list_changed arrives during the listing, jig lists again
+// (at most three times) so the answer is the current set.
 func (s *Session) ListTools(ctx context.Context) ([]json.RawMessage, []*mcp.Tool, error) {
+	for attempt := 0; ; attempt++ {
+		mark := s.Log.Len()
+		raw, typed, err := s.listToolsOnce(ctx)
+		if err != nil || attempt == 2 || !s.changedSince(mark, "notifications/tools/list_changed") {
+			return raw, typed, err
+		}
+	}
+}
+
+// changedSince reports whether the server sent a notification with method
+// after frame index mark.
+func (s *Session) changedSince(mark int, method string) bool {
+	for i := mark; i < s.Log.Len(); i++ {
+		f := s.Log.Frame(i)
+		if f.Dir == frames.ServerToClient && f.Kind == frames.KindNotification && f.Method == method {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Session) listToolsOnce(ctx context.Context) ([]json.RawMessage, []*mcp.Tool, error) {
 	var raw []json.RawMessage
 	var typed []*mcp.Tool
 	cursor := ""

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/session"
+)
+
+func newResourcesCmd(st *streams) *cobra.Command {
+	return newListCmd(st, "resources", "List every resource of a server (all pages)", func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
+		return s.ListResources(ctx)
+	}, "uri")
+}
+
+func newPromptsCmd(st *streams) *cobra.Command {
+	return newListCmd(st, "prompts", "List every prompt of a server (all pages)", func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
+		return s.ListPrompts(ctx)
+	}, "name")
+}
+
+// newListCmd builds a command that lists items of one kind, printing the key
+// field and description of each, or with --json the raw array across pages.
+func newListCmd(st *streams, use, short string, list func(context.Context, *session.Session) ([]json.RawMessage, error), key string) *cobra.Command {
+	tf := &targetFlags{}
+	ff := &framesFlag{}
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   use + " [flags] [-- command args...]",
+		Short: short,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withSession(cmd.Context(), st, tf, args, ff, func(ctx context.Context, s *session.Session) error {
+				items, err := list(ctx, s)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					if items == nil {
+						items = []json.RawMessage{}
+					}
+					return writeJSON(st.out, items)
+				}
+				printInfo(st.out, s.Info())
+				fmt.Fprintf(st.out, "%d %s\n", len(items), use)
+				for _, it := range items {
+					var m map[string]any
+					_ = json.Unmarshal(it, &m)
+					fmt.Fprintf(st.out, "  %v  %v\n", m[key], m["description"])
+				}
+				return nil
+			})
+		},
+	}
+	tf.bind(cmd)
+	bindFrames(cmd, ff)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the array exactly as the server sent it (all pages)")
+	return cmd
+}
+
+func newReadCmd(st *streams) *cobra.Command {
+	tf := &targetFlags{}
+	ff := &framesFlag{}
+	cmd := &cobra.Command{
+		Use:   "read URI [flags] [-- command args...]",
+		Short: "Read a resource; prints the result exactly as the server sent it",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withSession(cmd.Context(), st, tf, args[1:], ff, func(ctx context.Context, s *session.Session) error {
+				ex, err := s.ReadResource(ctx, args[0])
+				return printExchange(st, ex, err)
+			})
+		},
+	}
+	tf.bind(cmd)
+	bindFrames(cmd, ff)
+	return cmd
+}
+
+func newPromptCmd(st *streams) *cobra.Command {
+	tf := &targetFlags{}
+	ff := &framesFlag{}
+	var argsFlag string
+	cmd := &cobra.Command{
+		Use:   "prompt NAME [flags] [-- command args...]",
+		Short: "Get a prompt with string arguments; prints the result exactly as the server sent it",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			raw, err := readArgs(argsFlag, st.in)
+			if err != nil {
+				return err
+			}
+			var pargs map[string]string
+			if err := json.Unmarshal(raw, &pargs); err != nil {
+				return usageErr("--args: prompt arguments are strings: %v", err)
+			}
+			return withSession(cmd.Context(), st, tf, args[1:], ff, func(ctx context.Context, s *session.Session) error {
+				ex, err := s.GetPrompt(ctx, args[0], pargs)
+				return printExchange(st, ex, err)
+			})
+		},
+	}
+	tf.bind(cmd)
+	bindFrames(cmd, ff)
+	cmd.Flags().StringVar(&argsFlag, "args", "{}", "prompt arguments as a JSON object of strings, @FILE, or -")
+	return cmd
+}
+
+// printExchange prints a result as received, or a JSON-RPC error's object
+// with exit code 1.
+func printExchange(st *streams, ex *session.Exchange, err error) error {
+	if rpc, ok := err.(*session.RPCError); ok {
+		if rpc.Raw != nil {
+			writeRaw(st.out, rpc.Raw)
+		} else {
+			fmt.Fprintln(st.out, rpc.Error())
+		}
+		return &exitError{code: exitServerError}
+	}
+	if err != nil {
+		return err
+	}
+	writeRaw(st.out, prettyRaw(ex.Result))
+	return nil
+}
+
+func prettyRaw(raw json.RawMessage) json.RawMessage {
+	return json.RawMessage(prettyIfJSON(string(raw)))
+}
