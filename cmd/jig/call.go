@@ -13,11 +13,13 @@ import (
 
 	"github.com/mcpjig/jig/frames/schema"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/replay"
 )
 
 func newCallCmd(st *streams) *cobra.Command {
 	tf := &targetFlags{}
 	ff := &framesFlag{}
+	pf := &pinFlags{}
 	var argsFlag string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -31,7 +33,9 @@ Exit codes: 0 success; 1 a JSON-RPC error or a result with isError; 2 usage
 error; 3 the server could not be reached, crashed or timed out.`,
 		Example: `  jig call search_orders --args '{"customer":"Acme Corp","since":"last month"}' --demo
   jig call echo --args @args.json -- node server.js
-  echo '{"a":"x"}' | jig call get-sum --args - --frames -- node server.js`,
+  echo '{"a":"x"}' | jig call get-sum --args - --frames -- node server.js
+  jig call search_orders --args '{"customer":"acme","since":"2026-01-01","limit":500}' --demo \
+      --pin fixtures/search-orders-truncated.json --note "limit is capped at 20 and says so"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tool := args[0]
@@ -46,8 +50,12 @@ error; 3 the server could not be reached, crashed or timed out.`,
 			if err != nil {
 				return err
 			}
+			if err := pf.check(cmd); err != nil {
+				return err
+			}
 			return withSession(cmd.Context(), st, tf, command, ff, func(ctx context.Context, s *session.Session) error {
-				if _, _, err := s.ListTools(ctx); err != nil {
+				rawTools, _, err := s.ListTools(ctx)
+				if err != nil {
 					return err
 				}
 				t := s.Tool(tool)
@@ -57,6 +65,15 @@ error; 3 the server could not be reached, crashed or timed out.`,
 					warnViolations(st.err, tool, t.InputSchema, argv)
 				}
 				ex, err := s.CallTool(ctx, tool, argv)
+				if _, isRPC := err.(*session.RPCError); pf.file != "" && ex != nil && (err == nil || isRPC) {
+					opts, oerr := tf.options(command)
+					if oerr != nil {
+						return oerr
+					}
+					if perr := pf.pin(ctx, st, s, opts.Target, replay.FindTool(rawTools, tool), ex); perr != nil {
+						return perr
+					}
+				}
 				if rpc, ok := err.(*session.RPCError); ok {
 					if asJSON && rpc.Raw != nil {
 						writeRaw(st.out, rpc.Raw)
@@ -84,6 +101,7 @@ error; 3 the server could not be reached, crashed or timed out.`,
 	bindFrames(cmd, ff)
 	cmd.Flags().StringVar(&argsFlag, "args", "{}", "arguments as JSON, @FILE, or - for stdin; sent exactly as given")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result (or error) object exactly as the server sent it")
+	pf.bind(cmd)
 	return cmd
 }
 

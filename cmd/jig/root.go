@@ -106,6 +106,7 @@ With no command, jig opens the TUI on its embedded demo server.`,
 	root.AddCommand(
 		newToolsCmd(st),
 		newCallCmd(st),
+		newReplayCmd(st),
 		newServeDemoCmd(st),
 		newDemoCmd(st),
 		newConnectCmd(st),
