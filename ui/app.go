@@ -202,7 +202,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitFrames(m.ctx, m.cfg.Reader.(waiter), msg.n)
 	case connectedMsg, connectFailedMsg, toolsListedMsg, toolsChangedMsg, closedMsg:
 		return m, m.connection(msg)
-	case chooseToolMsg, sendCallMsg, callDoneMsg, editCallMsg, selectCallMsg, showFramesMsg:
+	case chooseToolMsg, sendCallMsg, callDoneMsg, renderedMsg, editCallMsg, selectCallMsg, showFramesMsg:
 		return m, m.calling(msg)
 	case writeMsg:
 		return m, write(m.cfg.SaveDir, msg.name, msg.data)
@@ -509,7 +509,12 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 		if c == nil {
 			return nil
 		}
-		c.done, c.ex, c.err = true, msg.ex, msg.err
+		c.finish(msg.ex, msg.err)
+		var cmd tea.Cmd
+		if c.responseSize() > largeResult {
+			c.rendering = true
+			cmd = renderCall(c)
+		}
 		if cur := m.result.current(); cur != nil && cur.id == c.id {
 			m.result.sync()
 			m.selectCallFrames(c, false)
@@ -518,6 +523,13 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 			m.setFocus(paneResult)
 		}
 		m.setStatus(fmt.Sprintf("call #%d %s: %s", c.id, c.tool, ansi.Strip(c.badge(m.st))), c.outcome() != outcomeOK)
+		return cmd
+	case renderedMsg:
+		if c := m.call(msg.id); c != nil {
+			c.rendering, c.rendered, c.partial = false, msg.doc, msg.partial
+			m.result.shownAs = "" // redraw
+			m.result.sync()
+		}
 	case editCallMsg:
 		c := m.call(msg.id)
 		if c == nil {

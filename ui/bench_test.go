@@ -55,19 +55,58 @@ func BenchmarkFramesPaneView100k(b *testing.B) {
 	}
 }
 
-func BenchmarkOpenLargeResult10MB(b *testing.B) {
-	result := bigResult(10 << 20)
+func largeCall(result []byte) *call {
 	resp := append(append([]byte(`{"jsonrpc":"2.0","id":9,"result":`), result...), '}')
-	b.SetBytes(int64(len(resp)))
+	c := &call{id: 1, tool: "search_orders", args: "{}"}
+	c.finish(&session.Exchange{
+		Request:  &frames.Frame{Seq: 1, Raw: []byte(`{}`)},
+		Response: &frames.Frame{Seq: 2, Raw: resp},
+		Result:   result, Latency: time.Millisecond}, nil)
+	return c
+}
+
+// BenchmarkLargeResultFirstScreen10MB is what the user waits for when a
+// 10 MB result arrives: the pane shows the call at once and renders the
+// result in a command (BenchmarkLargeResultRender10MB).
+func BenchmarkLargeResultFirstScreen10MB(b *testing.B) {
+	result := bigResult(10 << 20)
+	b.SetBytes(int64(len(result)))
 	for b.Loop() {
-		c := &call{id: 1, tool: "search_orders", args: "{}", done: true, ex: &session.Exchange{
-			Request:  &frames.Frame{Seq: 1, Raw: []byte(`{}`)},
-			Response: &frames.Frame{Seq: 2, Raw: resp},
-			Result:   result, Latency: time.Millisecond}}
+		c := largeCall(result)
+		c.rendering = c.responseSize() > largeResult
 		calls := []*call{c}
 		p := newResultPane(newStyles(true), &calls)
 		p.setSize(60, 30)
 		p.show(1)
+		_ = p.view()
+	}
+}
+
+// BenchmarkLargeResultRender10MB is the full rendering of a 10 MB result
+// (parse, pretty-print, index), off the UI goroutine, plus its first screen.
+func BenchmarkLargeResultRender10MB(b *testing.B) {
+	result := bigResult(10 << 20)
+	b.SetBytes(int64(len(result)))
+	for b.Loop() {
+		c := largeCall(result)
+		calls := []*call{c}
+		p := newResultPane(newStyles(true), &calls)
+		p.setSize(60, 30)
+		p.show(1)
+		_ = p.view()
+	}
+}
+
+// BenchmarkLargeResultScroll10MB is one page down through a rendered 10 MB result.
+func BenchmarkLargeResultScroll10MB(b *testing.B) {
+	c := largeCall(bigResult(10 << 20))
+	calls := []*call{c}
+	p := newResultPane(newStyles(true), &calls)
+	p.setSize(60, 30)
+	p.show(1)
+	k := tea.KeyPressMsg{Code: tea.KeyPgDown}
+	for b.Loop() {
+		p.update(k)
 		_ = p.view()
 	}
 }
@@ -107,7 +146,8 @@ func BenchmarkFilterChange100k(b *testing.B) {
 
 func TestLargeResultScrollsToEnd(t *testing.T) {
 	result := bigResult(1 << 20)
-	c := &call{id: 1, tool: "t", args: "{}", done: true, ex: &session.Exchange{Result: result}}
+	c := &call{id: 1, tool: "t", args: "{}"}
+	c.finish(&session.Exchange{Result: result}, nil)
 	calls := []*call{c}
 	p := newResultPane(newStyles(true), &calls)
 	p.setSize(60, 20)

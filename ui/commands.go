@@ -56,6 +56,14 @@ func callTool(ctx context.Context, s *session.Session, timeout time.Duration, id
 	}
 }
 
+// renderCall renders a large result off the UI goroutine.
+func renderCall(c *call) tea.Cmd {
+	return func() tea.Msg {
+		d, partial := c.render()
+		return renderedMsg{id: c.id, doc: d, partial: partial}
+	}
+}
+
 // A waiter is a frame source that can block until it grows (a live
 // frames.Log); a transcript read from disk is not one.
 type waiter interface {

@@ -47,6 +47,13 @@ type callDoneMsg struct {
 	err error
 }
 
+// renderedMsg: a large result of call id was rendered off the UI goroutine.
+type renderedMsg struct {
+	id      int
+	doc     *doc
+	partial bool
+}
+
 // savedMsg: a body was written to path (or not).
 type savedMsg struct {
 	path string

@@ -263,7 +263,9 @@ func doneCall(t *testing.T, result string, err error) *call {
 	log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: []byte(resp)})
 	ex := &session.Exchange{Request: log.Frame(0), Response: log.Frame(1), Latency: 1500 * time.Microsecond, Result: json.RawMessage(result)}
 	tool := toolNamed(t, demoTools(t), "search_orders")
-	return &call{id: 2, tool: "search_orders", args: `{"customer":"Acme Corp","limit":500}`, output: tool.Output, done: true, ex: ex, err: err}
+	c := &call{id: 2, tool: "search_orders", args: `{"customer":"Acme Corp","limit":500}`, output: tool.Output}
+	c.finish(ex, err)
+	return c
 }
 
 func TestResultPartial(t *testing.T) {

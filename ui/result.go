@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +31,35 @@ type call struct {
 
 	rendered, raw *doc // built once, when the call completes
 	partial       bool // the result flags itself as incomplete
+	rendering     bool // a large result is being rendered off the UI goroutine
+	outcomeOf     *outcome
+}
+
+// largeResult is the response size above which a result is rendered in a
+// command, so the UI never waits for it.
+const largeResult = 1 << 20
+
+// finish records the reply to the call.
+func (c *call) finish(ex *session.Exchange, err error) {
+	c.done, c.ex, c.err = true, ex, err
+	o := c.classify()
+	c.outcomeOf = &o
+}
+
+func (c *call) responseSize() int {
+	if c.ex == nil || c.ex.Response == nil {
+		return 0
+	}
+	return c.ex.Response.Size()
+}
+
+// render builds the call's documents; it reads only the finished call, so it
+// may run in a command.
+func (c *call) render() (rendered *doc, partial bool) {
+	var b docBuilder
+	c.writeHead(&b)
+	partial = c.writeOutcome(&b)
+	return b.doc(), partial
 }
 
 // resultPane shows one call's outcome, and steps through the session's calls.
@@ -203,6 +233,13 @@ const (
 )
 
 func (c *call) outcome() outcome {
+	if c.outcomeOf != nil {
+		return *c.outcomeOf
+	}
+	return c.classify()
+}
+
+func (c *call) classify() outcome {
 	var rpc *session.RPCError
 	switch {
 	case errors.As(c.err, &rpc):
@@ -210,10 +247,13 @@ func (c *call) outcome() outcome {
 	case c.err != nil:
 		return outcomeFailed
 	}
+	if c.ex == nil || !bytes.Contains(c.ex.Result, []byte(`"isError"`)) {
+		return outcomeOK // the cheap look spares parsing a 10 MB result
+	}
 	var r struct {
 		IsError bool `json:"isError"`
 	}
-	if c.ex != nil && json.Unmarshal(c.ex.Result, &r) == nil && r.IsError {
+	if json.Unmarshal(c.ex.Result, &r) == nil && r.IsError {
 		return outcomeToolError
 	}
 	return outcomeOK
@@ -264,7 +304,9 @@ func (c *call) badge(st *styles) string {
 // isPartial reports whether the result says it is incomplete; the rendered
 // document records it when it is built.
 func (c *call) isPartial() bool {
-	c.doc()
+	if !c.rendering {
+		c.doc()
+	}
 	return c.partial
 }
 
@@ -292,7 +334,21 @@ func (c *call) doc() *doc {
 	if c.rendered != nil {
 		return c.rendered
 	}
-	var b docBuilder
+	if !c.done || c.rendering {
+		var b docBuilder
+		c.writeHead(&b)
+		if c.rendering {
+			b.linef(roleMuted, "rendering the %s result… (the frames pane has its raw bytes now)", frames.HumanSize(c.responseSize()))
+		} else {
+			b.line(roleMuted, "sending…")
+		}
+		return b.doc()
+	}
+	c.rendered, c.partial = c.render()
+	return c.rendered
+}
+
+func (c *call) writeHead(b *docBuilder) {
 	b.line(roleMuted, "→ "+c.tool+" "+oneLine(c.args, 400))
 	if len(c.violations) > 0 {
 		b.linef(roleWarn, "! sent despite %d input-schema violation%s:", len(c.violations), plural(len(c.violations)))
@@ -300,13 +356,6 @@ func (c *call) doc() *doc {
 			b.line(roleViolation, "  "+v.String())
 		}
 	}
-	if !c.done {
-		b.line(roleMuted, "sending…")
-		return b.doc()
-	}
-	c.writeOutcome(&b)
-	c.rendered = b.doc()
-	return c.rendered
 }
 
 func oneLine(s string, limit int) string {
@@ -317,7 +366,7 @@ func oneLine(s string, limit int) string {
 	return s
 }
 
-func (c *call) writeOutcome(b *docBuilder) {
+func (c *call) writeOutcome(b *docBuilder) (partial bool) {
 	frameNote := ""
 	if c.ex != nil && c.ex.Request != nil {
 		frameNote = fmt.Sprintf("request #%d", c.ex.Request.Seq)
@@ -340,7 +389,7 @@ func (c *call) writeOutcome(b *docBuilder) {
 			pr, _ := pretty(rpc.Raw)
 			b.bytes(pr)
 		}
-		return
+		return false
 	case outcomeFailed:
 		b.line(roleError, "✗ CALL FAILED: "+c.err.Error())
 		var ce *session.ConnectError
@@ -353,7 +402,7 @@ func (c *call) writeOutcome(b *docBuilder) {
 		if frameNote != "" {
 			b.line(roleMuted, frameNote)
 		}
-		return
+		return false
 	case outcomeToolError:
 		b.line(roleToolError, "✗ TOOL ERROR — the result says isError: true (the tool ran and reported a failure)")
 	default:
@@ -362,7 +411,7 @@ func (c *call) writeOutcome(b *docBuilder) {
 	if frameNote != "" {
 		b.line(roleMuted, frameNote)
 	}
-	c.partial = writeResult(b, c.ex.Result, c.output)
+	return writeResult(b, c.ex.Result, c.output)
 }
 
 // resultBody is the part of a CallToolResult jig reads.
@@ -409,7 +458,7 @@ func writeResult(b *docBuilder, result, output json.RawMessage) (partial bool) {
 	blocks := make([]contentBlock, len(r.Content))
 	for i, c := range r.Content {
 		_ = json.Unmarshal(c, &blocks[i])
-		if blocks[i].Type == "text" && len(r.Content) < 100 {
+		if blocks[i].Type == "text" && i < 100 {
 			flags = append(flags, partialFlags(json.RawMessage(blocks[i].Text), fmt.Sprintf("content[%d].", i))...)
 		}
 	}
@@ -515,8 +564,16 @@ func orUnknown(s string) string {
 
 // partialFlags finds the markers by which a JSON object says it is incomplete.
 func partialFlags(v json.RawMessage, prefix string) []string {
-	t := strings.TrimSpace(string(v))
-	if !strings.HasPrefix(t, "{") {
+	t := bytes.TrimSpace(v)
+	if len(t) == 0 || t[0] != '{' {
+		return nil
+	}
+	// A cheap look before the parse: most results name none of the markers.
+	found := false
+	for _, k := range partialKeys {
+		found = found || bytes.Contains(t, []byte(`"`+k+`"`))
+	}
+	if !found {
 		return nil
 	}
 	var m map[string]json.RawMessage
@@ -524,12 +581,12 @@ func partialFlags(v json.RawMessage, prefix string) []string {
 		return nil
 	}
 	var out []string
-	for _, k := range []string{"truncated", "hasMore", "has_more", "partial", "incomplete"} {
+	for _, k := range partialKeys[:5] {
 		if string(m[k]) == "true" {
 			out = append(out, prefix+k+": true")
 		}
 	}
-	for _, k := range []string{"nextCursor", "next_cursor", "cursor"} {
+	for _, k := range partialKeys[5:] {
 		var s string
 		if json.Unmarshal(m[k], &s) == nil && s != "" {
 			out = append(out, prefix+k+": "+s)
@@ -537,6 +594,8 @@ func partialFlags(v json.RawMessage, prefix string) []string {
 	}
 	return out
 }
+
+var partialKeys = []string{"truncated", "hasMore", "has_more", "partial", "incomplete", "nextCursor", "next_cursor", "cursor"}
 
 func dedupe(s []string) []string {
 	seen := map[string]bool{}
