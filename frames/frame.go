@@ -90,13 +90,20 @@ type Frame struct {
 	// Err says why the frame is not a usable message (decode failure, unknown id).
 	Err  string `json:"err,omitempty"`
 	Raw  []byte `json:"-"`
+	// RawLen is the size of Raw when a lazy reader has not loaded it.
+	RawLen int `json:"-"`
 	HTTP *HTTP  `json:"http,omitempty"`
 	// Note carries transport evidence for KindTransport frames ("exit status 1").
 	Note string `json:"note,omitempty"`
 }
 
 // Size is the frame's length in bytes as it crossed.
-func (f *Frame) Size() int { return len(f.Raw) }
+func (f *Frame) Size() int {
+	if f.Raw == nil {
+		return f.RawLen
+	}
+	return len(f.Raw)
+}
 
 // IsResponse reports whether the frame answers a request.
 func (f *Frame) IsResponse() bool { return f.Kind == KindResult || f.Kind == KindError }

@@ -152,9 +152,8 @@ func rpcError(err error) error {
 // exchange finds the newest request with method sent after frame index mark
 // (and accepted by match) and its response.
 func (s *Session) exchange(mark int, method string, match func(*frames.Frame) bool) *Exchange {
-	all := s.Log.Frames()
-	for i := len(all) - 1; i >= mark; i-- {
-		f := all[i]
+	for i := s.Log.Len() - 1; i >= mark; i-- {
+		f := s.Log.Frame(i)
 		if f.Dir != frames.ClientToServer || f.Kind != frames.KindRequest || f.Method != method {
 			continue
 		}
@@ -163,7 +162,7 @@ func (s *Session) exchange(mark int, method string, match func(*frames.Frame) bo
 		}
 		ex := &Exchange{Request: f}
 		if j := s.Log.Partner(i); j >= 0 {
-			r := all[j]
+			r := s.Log.Frame(j)
 			ex.Response = r
 			ex.Latency = r.Time.Sub(f.Time)
 			var env struct {
