@@ -324,8 +324,13 @@ func sessionTarget(c Case) (session.Target, error) {
 		field string
 		vals  map[string]string
 	}{{"target.headers", ft.Headers}, {"target.env", ft.Env}} {
-		for k, v := range m.vals {
-			if strings.HasPrefix(v, "[REDACTED") {
+		keys := make([]string, 0, len(m.vals))
+		for k := range m.vals {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if v := m.vals[k]; strings.HasPrefix(v, "[REDACTED") {
 				return session.Target{}, &fixture.FileError{File: filepath.Base(c.Path), Field: m.field + "." + k,
 					Msg:  fmt.Sprintf("was redacted when pinned: write a reference like \"$%s\" in its place, or give the target on the command line", envName(k)),
 					Kind: fixture.ErrInvalid}
