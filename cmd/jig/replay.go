@@ -157,18 +157,18 @@ func runReplay(cmd *cobra.Command, st *streams, tf *targetFlags, rf *replayFlags
 	if len(loadErrs) > 0 {
 		worse(exitUsage)
 	}
-	reported := map[string]bool{}
+	unreachable := map[string]int{}
+	var order []string
 	for _, o := range outcomes {
 		if o.Err != nil {
 			msg := o.Err.Error()
 			var ce *session.ConnectError
 			if errors.As(o.Err, &ce) {
 				worse(exitUnreachable)
-				if reported[msg] {
-					continue // one line per unreachable target, not per fixture
+				if unreachable[msg] == 0 {
+					order = append(order, msg)
 				}
-				reported[msg] = true
-				fmt.Fprintf(st.err, "jig: %s: %s\n", o.Path, msg)
+				unreachable[msg]++ // one line per unreachable target, not per fixture
 				continue
 			}
 			worse(exitCodeOf(o.Err))
@@ -187,6 +187,9 @@ func runReplay(cmd *cobra.Command, st *streams, tf *targetFlags, rf *replayFlags
 		return o.Report.Worst() >= threshold || o.Report.AssertionFailures > 0 || o.Report.Obsolete
 	}
 
+	for _, msg := range order {
+		fmt.Fprintf(st.err, "jig: %s\n  (%d fixture(s) not replayed)\n", msg, unreachable[msg])
+	}
 	if len(reps) > 0 {
 		if err := fixture.WriteText(st.out, reps, rf.showCosmetic); err != nil {
 			return err
