@@ -128,6 +128,14 @@ func TestReplayExitCodes(t *testing.T) {
 		t.Errorf("the good fixture beside a corrupt one must still be replayed:\n%s", stdout)
 	}
 
+	leaky := t.TempDir()
+	os.WriteFile(filepath.Join(leaky, "report.json"), []byte(strings.Replace(string(good), `"scenario": "report"`,
+		`"scenario": "report", "note": "token ghp_0123456789abcdefghijABCDEFGHIJ012345"`, 1)), 0o644)
+	code, _, stderr = jig(t, "", "replay", leaky)
+	if code != exitUsage || !strings.Contains(stderr, "report.json") || !strings.Contains(stderr, "secret") {
+		t.Errorf("a fixture holding a secret: exit %d, stderr %q; want 2 naming the file", code, stderr)
+	}
+
 	code, _, stderr = jig(t, "", "replay", dir, "--url", "http://127.0.0.1:1/mcp", "--timeout", "5s")
 	if code != exitUnreachable || strings.Count(stderr, "handshake failed") != 1 || !strings.Contains(stderr, "3 fixture(s) not replayed") {
 		t.Errorf("unreachable target: exit %d, stderr %q; want 3 and one line for the target", code, stderr)
