@@ -67,8 +67,9 @@ func (r *Redactor) Bytes(b []byte) []byte {
 			}
 		}
 	}
+	lower := asciiLower(out)
 	for _, tr := range tokenRules {
-		if !tr.re.Match(out) {
+		if !tr.mayMatch(lower) || !tr.re.Match(out) {
 			continue
 		}
 		out = replaceGroup(out, tr)
@@ -109,7 +110,11 @@ func (r *Redactor) Secret(b []byte) string {
 			}
 		}
 	}
+	lower := asciiLower(b)
 	for _, tr := range tokenRules {
+		if !tr.mayMatch(lower) {
+			continue
+		}
 		for _, loc := range tr.re.FindAllSubmatchIndex(b, -1) {
 			s, e := loc[2*tr.group], loc[2*tr.group+1]
 			if s >= 0 && !bytes.HasPrefix(b[s:e], []byte("[REDACTED:")) {
