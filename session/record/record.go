@@ -1,0 +1,351 @@
+// Package record decides where captured sessions go and keeps them there: a
+// per-user state directory of JSONL transcripts, one file per session, named
+// by when it started and what it talked to, each frame written the moment it
+// crossed so that a killed jig or a killed client still leaves the evidence.
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session"
+)
+
+// Options say whether and where a session is recorded.
+type Options struct {
+	// Path is the file to write; "" means a new file in Dir.
+	Path string
+	// Dir is where new files go; "" means StateDir().
+	Dir string
+	// Disabled turns recording off (--no-record).
+	Disabled bool
+	// Target describes what was connected to; it goes into the header,
+	// redacted, and names the file.
+	Target json.RawMessage
+	// Label names the file when set ("search_orders"), after the target.
+	Label string
+	// Mode is "session" for jig's own sessions, "proxy" for captured clients.
+	Mode string
+	// Secrets are values to redact besides the shapes frames.Redactor knows.
+	Secrets []string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+// StateDir is where sessions are recorded by default:
+// $XDG_STATE_HOME/jig/sessions, or ~/.local/state/jig/sessions.
+func StateDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "jig", "sessions"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no directory to record sessions in: %w (set XDG_STATE_HOME, or pass --record FILE)", err)
+	}
+	return filepath.Join(home, ".local", "state", "jig", "sessions"), nil
+}
+
+// fileTime is the time format of file names: sortable, and without colons,
+// which some file systems and tools refuse.
+const fileTime = "2006-01-02T15-04-05"
+
+// Start creates the transcript for a new session and writes its header. It
+// returns the writer (a frames.Sink) and the file's path.
+func Start(opts Options) (*frames.TranscriptWriter, string, error) {
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	started := now()
+	path := opts.Path
+	if path == "" {
+		dir := opts.Dir
+		if dir == "" {
+			var err error
+			if dir, err = StateDir(); err != nil {
+				return nil, "", err
+			}
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, "", fmt.Errorf("recording: cannot create %s: %w (pass --record FILE or --no-record)", dir, err)
+		}
+		var err error
+		if path, err = reserve(dir, started.Format(fileTime)+"_"+fileSlug(opts.Target, opts.Label)); err != nil {
+			return nil, "", err
+		}
+	}
+	h := frames.Header{Jig: session.Version, Started: started, Target: opts.Target, Mode: opts.Mode}
+	tw, err := frames.CreateTranscript(path, h, frames.NewRedactor(opts.Secrets...))
+	if err != nil {
+		return nil, "", fmt.Errorf("recording: %w", err)
+	}
+	return tw, path, nil
+}
+
+// reserve creates an empty, new file named base.jsonl (or base-2.jsonl, ...)
+// so two sessions started in the same second never share a file.
+func reserve(dir, base string) (string, error) {
+	for n := 1; n < 1000; n++ {
+		name := base + ".jsonl"
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d.jsonl", base, n)
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("recording: %w", err)
+		}
+		return path, f.Close()
+	}
+	return "", fmt.Errorf("recording: too many sessions named %s in %s", base, dir)
+}
+
+// ForLog records every frame appended to log from now on (call it before the
+// session starts). It returns the file's path and a closer that closes the
+// file and reports the first write error, so a full disk is not silent. With
+// opts.Disabled it records nothing and returns "" and a no-op closer.
+func ForLog(log *frames.Log, opts Options) (path string, closer func() error, err error) {
+	if opts.Disabled {
+		return "", func() error { return nil }, nil
+	}
+	tw, path, err := Start(opts)
+	if err != nil {
+		return "", nil, err
+	}
+	log.AddSink(tw)
+	return path, func() error {
+		cerr := tw.Close()
+		if serr := log.SinkErr(); serr != nil {
+			return fmt.Errorf("recording %s: %w", path, serr)
+		}
+		return cerr
+	}, nil
+}
+
+// Target is the header description of a target: the fields the slug and
+// listings read. Callers may marshal richer values.
+type Target struct {
+	Transport string   `json:"transport,omitempty"`
+	Command   []string `json:"command,omitempty"`
+	URL       string   `json:"url,omitempty"`
+	Listen    string   `json:"listen,omitempty"`
+	Release   int      `json:"release,omitempty"`
+}
+
+// Describe returns a one-line description of a header's target.
+func Describe(raw json.RawMessage) string {
+	var t Target
+	if len(raw) == 0 || json.Unmarshal(raw, &t) != nil {
+		return string(raw)
+	}
+	switch {
+	case t.Transport == "demo":
+		if t.Release > 1 {
+			return fmt.Sprintf("demo server (release %d)", t.Release)
+		}
+		return "demo server"
+	case len(t.Command) > 0:
+		return strings.Join(t.Command, " ")
+	case t.URL != "":
+		return t.URL
+	}
+	return string(raw)
+}
+
+var (
+	unsafeSlug   = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	interpreters = map[string]bool{"node": true, "nodejs": true, "npx": true, "bunx": true, "bun": true, "deno": true, "python": true, "python3": true,
+		"uv": true, "uvx": true, "run": true, "go": true, "java": true, "sh": true, "bash": true, "docker": true, "pipx": true, "env": true}
+	vagueNames = map[string]bool{"index": true, "main": true, "server": true, "dist": true, "build": true, "src": true, "lib": true, "bin": true, "cmd": true}
+)
+
+// fileSlug is a short, file-name-safe name for a target: "demo",
+// "server-everything", "127.0.0.1-3901_mcp", plus the label.
+func fileSlug(raw json.RawMessage, label string) string {
+	var t Target
+	_ = json.Unmarshal(raw, &t)
+	var s string
+	switch {
+	case t.Transport == "demo":
+		s = "demo"
+	case len(t.Command) > 0:
+		s = commandSlug(t.Command)
+	case t.URL != "":
+		u := strings.TrimPrefix(strings.TrimPrefix(t.URL, "http://"), "https://")
+		host, path, _ := strings.Cut(u, "/")
+		s = strings.ReplaceAll(host, ":", "-")
+		if p := strings.Trim(path, "/"); p != "" {
+			s += "_" + p[strings.LastIndex(p, "/")+1:]
+		}
+	}
+	if label != "" {
+		if s != "" {
+			s += "_"
+		}
+		s += label
+	}
+	s = strings.Trim(unsafeSlug.ReplaceAllString(s, "-"), "-.")
+	if len(s) > 48 {
+		s = s[:48]
+	}
+	if s == "" {
+		s = "session"
+	}
+	return s
+}
+
+func commandSlug(cmd []string) string {
+	for _, arg := range cmd {
+		if strings.HasPrefix(arg, "-") || strings.Contains(arg, "=") {
+			continue
+		}
+		base := filepath.Base(arg)
+		if interpreters[base] {
+			continue
+		}
+		// .../server-everything/dist/index.js names the package, not "index".
+		for p := arg; ; {
+			name := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
+			if name == "" || name == "." || name == "/" {
+				return base
+			}
+			if !vagueNames[name] {
+				if strings.HasPrefix(name, "@") || strings.Contains(arg, "@") {
+					name = strings.TrimPrefix(name, "@")
+				}
+				return name
+			}
+			p = filepath.Dir(p)
+		}
+	}
+	return filepath.Base(cmd[0])
+}
+
+// A Session is one recorded transcript, as listed by jig sessions.
+type Session struct {
+	Path    string    `json:"path"`
+	Started time.Time `json:"started"`
+	Target  string    `json:"target"`
+	Mode    string    `json:"mode,omitempty"`
+	Frames  int       `json:"frames"`
+	Size    int64     `json:"size"`
+}
+
+// List returns the transcripts in dir, newest first. Files that are not jig
+// transcripts are skipped; a missing dir is an empty list.
+func List(dir string) ([]Session, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Session
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		s, err := Stat(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		out = append(out, s)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Started.Equal(out[j].Started) {
+			return out[i].Started.After(out[j].Started)
+		}
+		return out[i].Path > out[j].Path
+	})
+	return out, nil
+}
+
+// Stat reads a transcript's header and counts its frames without decoding
+// them.
+func Stat(path string) (Session, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Session{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Session{}, err
+	}
+	br := bufio.NewReaderSize(f, 1<<20)
+	first, err := br.ReadBytes('\n')
+	if err != nil && err != io.EOF {
+		return Session{}, err
+	}
+	var h frames.Header
+	if json.Unmarshal(first, &h) != nil || h.Type != "header" {
+		return Session{}, fmt.Errorf("%s: not a jig transcript", path)
+	}
+	s := Session{Path: path, Started: h.Started, Target: Describe(h.Target), Mode: h.Mode, Size: fi.Size()}
+	if s.Started.IsZero() {
+		s.Started = fi.ModTime()
+	}
+	s.Frames, err = countFrames(br)
+	return s, err
+}
+
+// frameStart begins every frame record; JSON escapes quotes inside strings,
+// so it cannot occur inside a body.
+var frameStart = []byte(`{"type":"frame"`)
+
+func countFrames(r io.Reader) (int, error) {
+	buf := make([]byte, 1<<20)
+	n, carry := 0, 0
+	for {
+		m, err := r.Read(buf[carry:])
+		chunk := buf[:carry+m]
+		n += bytes.Count(chunk, frameStart)
+		// Keep a tail that might hold the start of a split marker.
+		carry = min(len(frameStart)-1, len(chunk))
+		copy(buf, chunk[len(chunk)-carry:])
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+// Prune removes transcripts in dir started more than olderThan ago (when
+// olderThan > 0) and all but the newest keep (when keep > 0). It returns the
+// paths it removed. Only jig transcripts are touched.
+func Prune(dir string, olderThan time.Duration, keep int, now time.Time) ([]string, error) {
+	sessions, err := List(dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for i, s := range sessions {
+		old := olderThan > 0 && now.Sub(s.Started) > olderThan
+		extra := keep > 0 && i >= keep
+		if !old && !extra {
+			continue
+		}
+		if err := os.Remove(s.Path); err != nil {
+			return removed, err
+		}
+		removed = append(removed, s.Path)
+	}
+	return removed, nil
+}
