@@ -231,16 +231,24 @@ func TestReplayErrors(t *testing.T) {
 			t.Errorf("err = %v, want a FileError for echo.json's request.method", outs[0].Err)
 		}
 	})
-	t.Run("redacted env in the pinned target", func(t *testing.T) {
+	t.Run("env in the pinned target", func(t *testing.T) {
 		d := t.TempDir()
 		target := stdioDemo(t, 1)
 		path := pin(t, openSession(t, target), target, d, "stdio", "echo", `{"text":"hi"}`)
+		// A plain setting is kept in the fixture, so it replays as pinned.
 		outs := Run(testCtx(t), load(t, path), Options{})
+		if outs[0].Err != nil || outs[0].Drifted() {
+			t.Errorf("plain env: err %v, drifted %v; want a clean replay", outs[0].Err, outs[0].Drifted())
+		}
+		// A redacted value cannot be replayed: the error says how to supply it.
+		c := load(t, path)
+		c[0].Fixture.Target.Env["JIG_TEST_RELEASE"] = "[REDACTED:secret-key]"
+		outs = Run(testCtx(t), c, Options{})
 		if outs[0].Err == nil || !strings.Contains(outs[0].Err.Error(), "target.env.JIG_TEST_RELEASE was redacted when pinned") {
 			t.Errorf("err = %v, want it to say the env value was redacted and how to supply it", outs[0].Err)
 		}
 		// The same fixture replays with the target given explicitly.
-		outs = Run(testCtx(t), load(t, path), Options{Target: &target})
+		outs = Run(testCtx(t), c, Options{Target: &target})
 		if outs[0].Err != nil || outs[0].Drifted() {
 			t.Errorf("with the target given: err %v, drifted %v", outs[0].Err, outs[0].Drifted())
 		}
