@@ -344,3 +344,22 @@ func TestGoSDKEverythingStateless(t *testing.T) {
 		t.Fatalf("ListTools = %d, %v", len(raw), err)
 	}
 }
+
+// server-everything 2025.11.25 pages resources/list 10 at a time.
+func TestListResourcesFollowsEveryPage(t *testing.T) {
+	se := peer(t, "npm-old/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+	s := open(t, Options{Target: Target{Transport: TransportStdio, Command: []string{"node", se, "stdio"}}})
+	raw, err := s.ListResources(ctx(t))
+	if err != nil || len(raw) != 100 {
+		t.Fatalf("ListResources = %d resources, %v; want all 100 across 10 pages", len(raw), err)
+	}
+	var pages int
+	for _, f := range s.Log.Frames() {
+		if f.Method == "resources/list" && f.Kind == frames.KindRequest {
+			pages++
+		}
+	}
+	if pages != 10 {
+		t.Errorf("%d resources/list requests, want 10 (one per page)", pages)
+	}
+}

@@ -224,3 +224,18 @@ func TestConfigTargetRunsServeDemo(t *testing.T) {
 		t.Errorf("unknown server: exit %d, output %s; want exit 2 listing the servers", cmd.ProcessState.ExitCode(), out)
 	}
 }
+
+func TestResourcesAndPrompts(t *testing.T) {
+	code, out, _ := jig(t, "", "resources", "--demo", "--json")
+	if code != exitOK || !strings.Contains(out, `"uri": "demo://readme"`) {
+		t.Errorf("resources --json: exit %d\n%s", code, out)
+	}
+	code, out, _ = jig(t, "", "read", "demo://nope", "--demo")
+	if code != exitServerError || !strings.Contains(out, `"code":-32602`) {
+		t.Errorf("read of an unknown URI: exit %d, stdout %s; want exit 1 and the JSON-RPC error object", code, out)
+	}
+	code, out, _ = jig(t, "", "prompt", "triage_report", "--args", `{"customer":"Acme Corp"}`, "--demo")
+	if code != exitOK || !strings.Contains(out, "Acme Corp") {
+		t.Errorf("prompt: exit %d\n%s", code, out)
+	}
+}
