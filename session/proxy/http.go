@@ -1,0 +1,182 @@
+package proxy
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// HTTP is a reverse proxy for Streamable HTTP and legacy SSE servers. It
+// passes requests and responses through unchanged — status codes, headers,
+// Mcp-Session-Id, GET streams, DELETE, Last-Event-ID — flushing each chunk of
+// an event stream the moment it arrives, and records every request body,
+// JSON response and server-sent event as a frame, headers redacted.
+//
+// Paths are kept: a client pointed at the proxy's /mcp reaches the target's
+// /mcp; a client pointed at the proxy's root reaches the target URL's path.
+// A legacy SSE server's endpoint event is passed through as sent, so it must
+// be relative (most are) for the client's POSTs to come back through jig.
+type HTTP struct {
+	Target *url.URL
+	Log    *frames.Log
+	// Secrets are header or body values to redact besides the known shapes.
+	Secrets []string
+	// Transport reaches the target; http.DefaultTransport when nil.
+	Transport http.RoundTripper
+
+	once   sync.Once
+	rec    *recorder
+	redact *frames.Redactor
+	rp     *httputil.ReverseProxy
+}
+
+func (p *HTTP) init() {
+	p.rec = newRecorder(p.Log)
+	p.redact = frames.NewRedactor(p.Secrets...)
+	p.rp = &httputil.ReverseProxy{
+		Rewrite:        p.rewrite,
+		Transport:      p.Transport,
+		FlushInterval:  -1, // every write reaches the client at once
+		ModifyResponse: p.response,
+		ErrorHandler:   p.failed,
+	}
+}
+
+// Close records what is still queued. Call it after the server has stopped.
+func (p *HTTP) Close() {
+	p.once.Do(p.init)
+	p.rec.close()
+}
+
+func (p *HTTP) rewrite(r *httputil.ProxyRequest) {
+	u := *r.In.URL
+	u.Scheme, u.Host, u.User = p.Target.Scheme, p.Target.Host, nil
+	if u.Path == "" || u.Path == "/" {
+		u.Path, u.RawPath = p.Target.Path, p.Target.RawPath
+		if u.RawQuery == "" {
+			u.RawQuery = p.Target.RawQuery
+		}
+	}
+	r.Out.URL = &u
+	r.Out.Host = ""
+}
+
+type ctxKey struct{}
+
+func (p *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.once.Do(p.init)
+	out := *r.URL
+	p.rewrite(&httputil.ProxyRequest{In: r, Out: &http.Request{URL: &out}})
+	info := &frames.HTTP{Method: r.Method, URL: out.String(), Headers: p.redact.Headers(r.Header)}
+	if r.Body != nil && r.Body != http.NoBody {
+		// MCP request bodies are single messages: read one whole, record it,
+		// then send it on, so it is recorded before any answer to it.
+		body, err := io.ReadAll(r.Body)
+		r.Body.Close()
+		if err != nil {
+			p.rec.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: "proxy: reading the request body failed: " + err.Error()})
+			http.Error(w, "jig proxy: reading the request body failed", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		p.rec.add(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
+	} else {
+		p.rec.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: requestNote(r)})
+	}
+	p.rp.ServeHTTP(w, r)
+}
+
+func requestNote(r *http.Request) string {
+	switch r.Method {
+	case http.MethodGet:
+		if id := r.Header.Get("Last-Event-ID"); id != "" {
+			return "GET: reopening the event stream after event " + id
+		}
+		return "GET: opening the event stream"
+	case http.MethodDelete:
+		return "DELETE: ending the session"
+	}
+	return r.Method
+}
+
+func (p *HTTP) response(resp *http.Response) error {
+	req := resp.Request
+	base := frames.HTTP{Method: req.Method, URL: req.URL.String()}
+	info := base
+	info.Status, info.Headers = resp.StatusCode, p.redact.Headers(resp.Header)
+	ct := resp.Header.Get("Content-Type")
+	if strings.HasPrefix(ct, "text/event-stream") {
+		p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
+			Note: resp.Status + ": event stream opened"})
+		resp.Body = &sseRecorder{body: resp.Body, rec: p.rec, info: base}
+		return nil
+	}
+	// A JSON response is one message: record it whole before it goes on.
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: "proxy: reading the response failed: " + err.Error()})
+		return err
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || !strings.Contains(ct, "json") {
+		note := resp.Status
+		if len(trimmed) > 0 {
+			note += ": " + string(p.redact.Bytes(trimmed))
+		}
+		p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: note})
+		return nil
+	}
+	p.rec.add(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: &info})
+	return nil
+}
+
+func (p *HTTP) failed(w http.ResponseWriter, r *http.Request, err error) {
+	p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+		HTTP: &frames.HTTP{Method: r.Method, URL: r.URL.String(), Status: http.StatusBadGateway}, Note: "proxy: the target failed: " + err.Error()})
+	if r.Context().Err() != nil {
+		return // the client went away; nobody to answer
+	}
+	http.Error(w, fmt.Sprintf("jig proxy: %s unreachable: %v", p.Target.Redacted(), err), http.StatusBadGateway)
+}
+
+// An sseRecorder cuts an event stream into frames as the reverse proxy
+// reads it. Read queues each completed event before returning the bytes
+// that complete it, and the proxy writes and flushes them right after.
+type sseRecorder struct {
+	body   io.ReadCloser
+	rec    *recorder
+	info   frames.HTTP
+	parser frames.SSEParser
+	once   sync.Once
+}
+
+func (s *sseRecorder) Read(b []byte) (int, error) {
+	n, err := s.body.Read(b)
+	if n > 0 {
+		s.parser.Feed(b[:n], s.emit)
+	}
+	if err == io.EOF {
+		s.parser.End(s.emit)
+	}
+	return n, err
+}
+
+func (s *sseRecorder) emit(e frames.SSEEvent) { s.rec.add(e.Frame(s.info)) }
+
+func (s *sseRecorder) Close() error {
+	s.once.Do(func() {
+		info := s.info
+		s.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: "event stream closed"})
+	})
+	return s.body.Close()
+}

@@ -1,0 +1,196 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// DefaultGrace is how long the server gets between SIGTERM and SIGKILL when
+// the proxy's context ends, and how long its pipes may stay open after it
+// exited (a grandchild holding them) before the proxy stops reading.
+const DefaultGrace = 2 * time.Second
+
+// Stdio is a transparent stdio shim: a client launches it in place of the
+// server, and it runs the server, copying the client's stdin to the server's
+// and the server's stdout and stderr back, byte for byte, as they arrive.
+// Each line is recorded as a frame: client→server lines as c2s, server
+// stdout lines as s2c, stderr lines as KindStderr.
+type Stdio struct {
+	Command []string
+	Env     []string // the server's environment; os.Environ() when nil
+	Dir     string
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
+	Log     *frames.Log
+	// Signals are passed on to the server (its process group).
+	Signals <-chan os.Signal
+	// Grace is DefaultGrace when 0.
+	Grace time.Duration
+}
+
+// Run starts the server and proxies until it exits. It returns the exit code
+// the proxy should exit with: the server's own, or 128+N when a signal N
+// killed it. Cancelling ctx sends SIGTERM, then SIGKILL after Grace.
+func (p *Stdio) Run(ctx context.Context) (int, error) {
+	if len(p.Command) == 0 {
+		return 0, errors.New("no server command: give it after --, e.g. jig proxy -- node server.js")
+	}
+	grace := p.Grace
+	if grace == 0 {
+		grace = DefaultGrace
+	}
+	path, err := exec.LookPath(p.Command[0])
+	if err != nil {
+		return 0, fmt.Errorf("cannot find %q: %w (is it installed and on PATH?)", p.Command[0], err)
+	}
+	cmd := exec.Command(path, p.Command[1:]...)
+	cmd.Dir, cmd.Env = p.Dir, p.Env
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	// Its own process group: a terminal's Ctrl-C reaches the server once,
+	// through us, and a server started by a wrapper (npx, uv) is signalled whole.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
+			f.Close()
+		}
+		return 0, fmt.Errorf("starting %s: %w", p.Command[0], err)
+	}
+	inR.Close()
+	outW.Close()
+	errW.Close()
+
+	rec := newRecorder(p.Log)
+	defer rec.close()
+	pid := cmd.Process.Pid
+
+	go func() {
+		pump(inW, p.Stdin, rec, frames.ClientToServer, "")
+		inW.Close() // the client closed our stdin: the server sees EOF
+	}()
+	outDone, errDone := make(chan struct{}), make(chan struct{})
+	go func() { defer close(outDone); pump(p.Stdout, outR, rec, frames.ServerToClient, "") }()
+	go func() { defer close(errDone); pump(p.Stderr, errR, rec, frames.ServerToClient, frames.KindStderr) }()
+
+	exited := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case sig := <-p.Signals:
+				if s, ok := sig.(syscall.Signal); ok {
+					_ = syscall.Kill(-pid, s)
+				}
+			case <-ctx.Done():
+				_ = syscall.Kill(-pid, syscall.SIGTERM)
+				select {
+				case <-exited:
+				case <-time.After(grace):
+					_ = syscall.Kill(-pid, syscall.SIGKILL)
+				}
+				return
+			case <-exited:
+				return
+			}
+		}
+	}()
+
+	werr := cmd.Wait()
+	close(exited)
+	// Let the server's last output through, unless something it started
+	// keeps the pipes open.
+	timeout := time.After(grace)
+	for _, done := range []chan struct{}{outDone, errDone} {
+		select {
+		case <-done:
+		case <-timeout:
+		}
+	}
+	outR.Close()
+	errR.Close()
+
+	code, note := exitStatus(cmd.ProcessState, werr)
+	rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, Note: note})
+	return code, nil
+}
+
+func exitStatus(ps *os.ProcessState, werr error) (int, string) {
+	if ps == nil {
+		return 1, "server exited: " + werr.Error()
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal()), "server exited: killed by " + ws.Signal().String()
+	}
+	if ps.ExitCode() == 0 {
+		return 0, "server exited"
+	}
+	return ps.ExitCode(), fmt.Sprintf("server exited: exit status %d", ps.ExitCode())
+}
+
+// pump copies src to dst chunk by chunk as the bytes arrive, queuing each
+// complete line for the recorder just before the chunk that completes it is
+// written on. When dst fails (the client or server went away) pump keeps
+// reading and recording, so the other side is never blocked on a full pipe.
+func pump(dst io.Writer, src io.Reader, rec *recorder, dir frames.Direction, kind frames.Kind) {
+	buf := make([]byte, 64<<10)
+	var pending []byte
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			chunk := buf[:n]
+			for {
+				i := bytes.IndexByte(chunk, '\n')
+				if i < 0 {
+					pending = append(pending, chunk...)
+					break
+				}
+				var line []byte
+				if len(pending) > 0 {
+					line = append(pending, chunk[:i]...)
+					pending = nil
+				} else {
+					line = bytes.Clone(chunk[:i])
+				}
+				rec.add(frames.Frame{Dir: dir, Kind: kind, Raw: bytes.TrimSuffix(line, []byte("\r"))})
+				chunk = chunk[i+1:]
+			}
+			if dst != nil {
+				if _, werr := dst.Write(buf[:n]); werr != nil {
+					dst = nil
+					rec.add(frames.Frame{Dir: dir, Kind: frames.KindTransport, Note: fmt.Sprintf("proxy: cannot forward %s: %v; still recording", dir, werr)})
+				}
+			}
+		}
+		if err != nil {
+			if len(pending) > 0 {
+				f := frames.Frame{Dir: dir, Kind: kind, Raw: pending}
+				if kind == "" {
+					f.Classify()
+					f.Kind, f.Err = frames.KindInvalid, "partial line: the stream ended without a newline"
+				}
+				rec.add(f)
+			}
+			return
+		}
+	}
+}
