@@ -139,9 +139,12 @@ func (f *Frame) Classify() {
 		f.Err = "JSON-RPC batch: MCP does not use batches; kept, not dispatched"
 		return
 	}
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
+	env, err := scanEnvelope(raw)
+	if err != nil {
 		f.Kind, f.Err = KindInvalid, jsonError(raw)
+		if f.Err == "" {
+			f.Err = "invalid JSON: " + err.Error()
+		}
 		return
 	}
 	if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
