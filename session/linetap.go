@@ -43,6 +43,11 @@ func newLineTap(log *frames.Log, toServer io.WriteCloser, fromServer io.Reader) 
 func (t *lineTap) Write(p []byte) (int, error) {
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
+	if len(t.pending) == 0 && bytes.IndexByte(p, '\n') == len(p)-1 {
+		// The common case, one whole message per Write: one copy, for the Log.
+		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: trimCR(bytes.Clone(p[:len(p)-1]))})
+		return t.toServer.Write(p)
+	}
 	buf := append(t.pending, p...)
 	for {
 		i := bytes.IndexByte(buf, '\n')
@@ -75,6 +80,8 @@ func (t *lineTap) readLoop(from io.Reader) {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
 			complete := line[len(line)-1] == '\n'
+			// ReadBytes returns a fresh slice: the frame keeps it, and the SDK
+			// reads the same bytes (with their newline) without another copy.
 			raw := trimCR(bytes.TrimSuffix(line, []byte("\n")))
 			f := frames.Frame{Dir: frames.ServerToClient, Raw: raw}
 			f.Classify()
@@ -84,7 +91,11 @@ func (t *lineTap) readLoop(from io.Reader) {
 			}
 			stored := t.log.Append(f)
 			if forward && stored.Kind.IsMessage() {
-				if _, werr := t.sdkW.Write(append(raw, '\n')); werr != nil {
+				msg := line
+				if !complete {
+					msg = append(raw, '\n')
+				}
+				if _, werr := t.sdkW.Write(msg); werr != nil {
 					forward = false // the SDK has gone; keep recording
 				}
 			}
