@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session/proxy"
+	"github.com/mcpjig/jig/session/record"
+)
+
+type proxyOptions struct {
+	command  []string
+	listen   string
+	target   string
+	record   string
+	noRecord bool
+	secrets  []string
+}
+
+func newProxyCmd(st *streams) *cobra.Command {
+	o := &proxyOptions{}
+	cmd := &cobra.Command{
+		Use:   "proxy [--record FILE] -- COMMAND [ARGS...] | proxy --listen ADDR --target URL",
+		Short: "Record a real client's session: a transparent stdio shim or HTTP reverse proxy",
+		Long: `jig proxy sits between a real MCP client (Claude Desktop, Cursor, an agent)
+and its server and records every frame that crosses, byte for byte, without
+changing or delaying it.
+
+stdio: put "jig proxy --" in front of the server's command in the client's
+config. jig runs the server, passes stdin, stdout and stderr through, passes
+SIGINT/SIGTERM on, and exits with the server's exit status. It never writes
+to stdout itself.
+
+HTTP: jig proxy --listen 127.0.0.1:7000 --target http://127.0.0.1:3901/mcp,
+then point the client at http://127.0.0.1:7000/mcp.
+
+Sessions are recorded in $XDG_STATE_HOME/jig/sessions (see jig sessions)
+unless --record FILE or --no-record is given. Secrets are redacted.`,
+		Example: `  jig proxy -- node server.js
+  jig proxy --record run.jsonl -- npx -y @modelcontextprotocol/server-everything stdio
+  jig proxy --listen 127.0.0.1:7000 --target http://127.0.0.1:3901/mcp --record run.jsonl`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.command = args
+			return runProxy(cmd.Context(), o, st)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.record, "record", "", "record to FILE (default: a new file in the sessions directory)")
+	fl.BoolVar(&o.noRecord, "no-record", false, "record nothing, only pass the bytes through")
+	fl.StringVar(&o.listen, "listen", "", "HTTP mode: the address to listen on (127.0.0.1:7000)")
+	fl.StringVar(&o.target, "target", "", "HTTP mode: the server's URL (http://127.0.0.1:3901/mcp)")
+	fl.StringArrayVar(&o.secrets, "secret", nil, "a value to redact from the recording (repeatable; $VAR expands)")
+	return cmd
+}
+
+func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
+	httpMode := o.listen != "" || o.target != ""
+	switch {
+	case httpMode && len(o.command) > 0:
+		return usageErr("give either a command after -- (stdio) or --listen and --target (HTTP), not both")
+	case httpMode && (o.listen == "" || o.target == ""):
+		return usageErr("HTTP mode needs both --listen ADDR and --target URL")
+	case !httpMode && len(o.command) == 0:
+		return usageErr("no server: give its command after -- (jig proxy -- node server.js), or --listen and --target")
+	case o.noRecord && o.record != "":
+		return usageErr("--record and --no-record contradict each other")
+	}
+	secrets := make([]string, 0, len(o.secrets))
+	for _, s := range o.secrets {
+		secrets = append(secrets, os.ExpandEnv(s))
+	}
+	var target []byte
+	if httpMode {
+		target, _ = json.Marshal(record.Target{Transport: "http", URL: o.target, Listen: o.listen})
+	} else {
+		target, _ = json.Marshal(record.Target{Transport: "stdio", Command: o.command})
+	}
+	log := frames.NewLog(nil)
+	path, closer, err := record.ForLog(log, record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	var runErr error
+	if httpMode {
+		runErr = runHTTPProxy(ctx, o, log, secrets, st)
+	} else {
+		runErr = runStdioProxy(o, log, st)
+	}
+	if cerr := closer(); cerr != nil {
+		fmt.Fprintf(st.err, "jig proxy: %v\n", cerr)
+	}
+	if path != "" {
+		// stderr only: in stdio mode stdout is the client's protocol stream.
+		fmt.Fprintf(st.err, "jig proxy: recorded %d frames to %s\n", log.Len(), path)
+	}
+	return runErr
+}
+
+func runStdioProxy(o *proxyOptions, log *frames.Log, st *streams) error {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	// A client that goes away must not kill jig with SIGPIPE before the
+	// server's exit is recorded.
+	signal.Ignore(syscall.SIGPIPE)
+	p := &proxy.Stdio{Command: o.command, Stdin: st.in, Stdout: st.out, Stderr: st.err, Log: log, Signals: sigs}
+	// Signals are passed on, not acted upon: the server decides when to go,
+	// and its exit status becomes ours.
+	code, err := p.Run(context.Background())
+	if err != nil {
+		return &exitError{code: exitUnreachable, err: err}
+	}
+	if code != 0 {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+func runHTTPProxy(ctx context.Context, o *proxyOptions, log *frames.Log, secrets []string, st *streams) error {
+	u, err := url.Parse(o.target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usageErr("--target %q: expected an http:// or https:// URL", o.target)
+	}
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return usageErr("--listen %s: %v", o.listen, err)
+	}
+	p := &proxy.HTTP{Target: u, Log: log, Secrets: secrets}
+	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(st.err, "jig proxy: http://%s → %s (Ctrl-C to stop)\n", ln.Addr(), u.Redacted())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		// Event streams never end by themselves: close what is still open.
+		if srv.Shutdown(sctx) != nil {
+			srv.Close()
+		}
+		cancel()
+		err = nil
+	}
+	p.Close()
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

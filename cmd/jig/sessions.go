@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session/record"
+)
+
+type sessionsOptions struct {
+	dir       string
+	json      bool
+	olderThan time.Duration
+	keep      int
+	dryRun    bool
+}
+
+func newSessionsCmd(st *streams) *cobra.Command {
+	o := &sessionsOptions{}
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List recorded sessions, newest first",
+		Long: `jig sessions lists the sessions recorded by jig proxy and by jig's own
+commands: when each started, what it talked to, how many frames it holds, and
+where the file is. Open one with jig open FILE.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runSessions(o, st) },
+	}
+	cmd.PersistentFlags().StringVar(&o.dir, "dir", "", "the sessions directory (default $XDG_STATE_HOME/jig/sessions)")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the list as JSON")
+	prune := &cobra.Command{
+		Use:     "prune",
+		Short:   "Delete old recorded sessions",
+		Example: "  jig sessions prune --older-than 720h\n  jig sessions prune --keep 50",
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, args []string) error { return runPrune(o, st) },
+	}
+	prune.Flags().DurationVar(&o.olderThan, "older-than", 0, "delete sessions started longer ago than this (720h is 30 days)")
+	prune.Flags().IntVar(&o.keep, "keep", 0, "keep only the newest N sessions")
+	prune.Flags().BoolVar(&o.dryRun, "dry-run", false, "print what would be deleted, delete nothing")
+	cmd.AddCommand(prune)
+	return cmd
+}
+
+func (o *sessionsOptions) directory() (string, error) {
+	if o.dir != "" {
+		return o.dir, nil
+	}
+	d, err := record.StateDir()
+	if err != nil {
+		return "", usageErr("%v", err)
+	}
+	return d, nil
+}
+
+func runSessions(o *sessionsOptions, st *streams) error {
+	dir, err := o.directory()
+	if err != nil {
+		return err
+	}
+	list, err := record.List(dir)
+	if err != nil {
+		return usageErr("sessions directory %s: %v", dir, err)
+	}
+	if o.json {
+		enc := json.NewEncoder(st.out)
+		enc.SetIndent("", "  ")
+		if list == nil {
+			list = []record.Session{}
+		}
+		return enc.Encode(list)
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(st.err, "no recorded sessions in %s (record one with jig proxy -- COMMAND)\n", dir)
+		return nil
+	}
+	tw := tabwriter.NewWriter(st.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STARTED\tMODE\tTARGET\tFRAMES\tSIZE\tPATH")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Started.Local().Format("2006-01-02 15:04:05"), s.Mode,
+			truncate(s.Target, 48), s.Frames, frames.HumanSize(int(s.Size)), s.Path)
+	}
+	return tw.Flush()
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func runPrune(o *sessionsOptions, st *streams) error {
+	if o.olderThan <= 0 && o.keep <= 0 {
+		return usageErr("prune needs --older-than DURATION or --keep N (or both)")
+	}
+	dir, err := o.directory()
+	if err != nil {
+		return err
+	}
+	if o.dryRun {
+		list, err := record.List(dir)
+		if err != nil {
+			return usageErr("sessions directory %s: %v", dir, err)
+		}
+		for i, s := range list {
+			if (o.olderThan > 0 && time.Since(s.Started) > o.olderThan) || (o.keep > 0 && i >= o.keep) {
+				fmt.Fprintf(st.out, "would delete %s\n", s.Path)
+			}
+		}
+		return nil
+	}
+	removed, err := record.Prune(dir, o.olderThan, o.keep, time.Now())
+	for _, p := range removed {
+		fmt.Fprintf(st.out, "deleted %s\n", p)
+	}
+	if err != nil {
+		return usageErr("pruning %s: %v", dir, err)
+	}
+	fmt.Fprintf(st.err, "%d sessions deleted\n", len(removed))
+	return nil
+}
