@@ -88,11 +88,11 @@ type Frame struct {
 	// Code is the JSON-RPC error code of an error response.
 	Code int `json:"code,omitempty"`
 	// Err says why the frame is not a usable message (decode failure, unknown id).
-	Err  string `json:"err,omitempty"`
-	Raw  []byte `json:"-"`
+	Err string `json:"err,omitempty"`
+	Raw []byte `json:"-"`
 	// RawLen is the size of Raw when a lazy reader has not loaded it.
-	RawLen int `json:"-"`
-	HTTP *HTTP  `json:"http,omitempty"`
+	RawLen int   `json:"-"`
+	HTTP   *HTTP `json:"http,omitempty"`
 	// Note carries transport evidence for KindTransport frames ("exit status 1").
 	Note string `json:"note,omitempty"`
 }

@@ -12,6 +12,12 @@ type Sink interface {
 	WriteFrame(f *Frame) error
 }
 
+// A MetaSink is a Sink that also keeps facts learned mid-session, such as
+// the protocol the handshake negotiated.
+type MetaSink interface {
+	WriteMeta(key string, data any, now time.Time) error
+}
+
 // A Reader is anything that can be stepped through frame by frame: a live Log
 // or a transcript opened from disk (which may load bodies lazily).
 type Reader interface {
@@ -77,6 +83,19 @@ func (l *Log) Append(f Frame) *Frame {
 	close(l.grew)
 	l.grew = make(chan struct{})
 	return p
+}
+
+// Note hands a fact about the session to every sink that keeps them.
+func (l *Log) Note(key string, data any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, s := range l.sinks {
+		if ms, ok := s.(MetaSink); ok {
+			if err := ms.WriteMeta(key, data, l.now()); err != nil && l.sinkErr == nil {
+				l.sinkErr = err
+			}
+		}
+	}
 }
 
 // SinkErr returns the first error a sink reported, so a full disk is told to

@@ -37,6 +37,10 @@ type Options struct {
 	OnToolsChanged func()
 }
 
+// MetaSession is the transcript meta key under which a session's Info is
+// recorded once the handshake is done, so `jig open` can show it.
+const MetaSession = "session"
+
 // Info is what the handshake established, shown by every command.
 type Info struct {
 	Target             string          `json:"target"`
@@ -108,6 +112,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s.cs = cs
 	s.fillInfo()
+	s.Log.Note(MetaSession, s.info)
 	return s, nil
 }
 

@@ -53,7 +53,7 @@ error; 3 the server could not be reached, crashed or timed out.`,
 			if err := pf.check(cmd); err != nil {
 				return err
 			}
-			return withSession(cmd.Context(), st, tf, command, ff, func(ctx context.Context, s *session.Session) error {
+			return withSession(cmd.Context(), st, tf, command, ff, tool, func(ctx context.Context, s *session.Session) error {
 				rawTools, _, err := s.ListTools(ctx)
 				if err != nil {
 					return err

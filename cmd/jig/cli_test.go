@@ -239,3 +239,35 @@ func TestResourcesAndPrompts(t *testing.T) {
 		t.Errorf("prompt: exit %d\n%s", code, out)
 	}
 }
+
+// A CLI session is recorded as it happens, secrets redacted, and `jig open`
+// reads the recording back.
+func TestCallIsRecordedAndOpens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	secret := "sk-planted0123456789abcdefXYZ"
+	code, _, errOut := jig(t, "", "call", "echo", "--args", `{"text":"`+secret+`"}`, "--demo", "--record", path)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), secret) {
+		t.Errorf("the recording holds the planted secret:\n%s", b)
+	}
+	for _, want := range []string{`"type":"header"`, `"key":"session"`, `"method":"tools/call"`, "[REDACTED:api-key]"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the recording lacks %s:\n%s", want, b)
+		}
+	}
+	code, out, errOut := jig(t, "", "open", path, "--text")
+	if code != exitOK || !strings.Contains(out, "→ request      tools/call id=") || !strings.Contains(out, "← result       tools/call") {
+		t.Errorf("open --text: exit %d\n%s\n%s", code, out, errOut)
+	}
+	none := filepath.Join(t.TempDir(), "none.jsonl")
+	code, _, _ = jig(t, "", "call", "echo", "--args", `{"text":"x"}`, "--demo", "--no-record", "--record", none)
+	if _, err := os.Stat(none); code != exitOK || err == nil {
+		t.Errorf("--no-record: exit %d, file written: %v; want exit 0 and no file", code, err == nil)
+	}
+}

@@ -32,7 +32,7 @@ func newListCmd(st *streams, use, short string, list func(context.Context, *sess
 		Use:   use + " [flags] [-- command args...]",
 		Short: short,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSession(cmd.Context(), st, tf, args, ff, func(ctx context.Context, s *session.Session) error {
+			return withSession(cmd.Context(), st, tf, args, ff, use, func(ctx context.Context, s *session.Session) error {
 				items, err := list(ctx, s)
 				if err != nil {
 					return err
@@ -68,7 +68,7 @@ func newReadCmd(st *streams) *cobra.Command {
 		Short: "Read a resource; prints the result exactly as the server sent it",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSession(cmd.Context(), st, tf, args[1:], ff, func(ctx context.Context, s *session.Session) error {
+			return withSession(cmd.Context(), st, tf, args[1:], ff, args[0], func(ctx context.Context, s *session.Session) error {
 				ex, err := s.ReadResource(ctx, args[0])
 				return printExchange(st, ex, err)
 			})
@@ -96,7 +96,7 @@ func newPromptCmd(st *streams) *cobra.Command {
 			if err := json.Unmarshal(raw, &pargs); err != nil {
 				return usageErr("--args: prompt arguments are strings: %v", err)
 			}
-			return withSession(cmd.Context(), st, tf, args[1:], ff, func(ctx context.Context, s *session.Session) error {
+			return withSession(cmd.Context(), st, tf, args[1:], ff, args[0], func(ctx context.Context, s *session.Session) error {
 				ex, err := s.GetPrompt(ctx, args[0], pargs)
 				return printExchange(st, ex, err)
 			})

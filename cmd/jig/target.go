@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/record"
 )
 
 // targetFlags are the flags every command that connects accepts.
@@ -27,6 +28,8 @@ type targetFlags struct {
 	timeout      time.Duration
 	grace        time.Duration
 	capabilities []string
+	record       string
+	noRecord     bool
 }
 
 func (f *targetFlags) bind(cmd *cobra.Command) {
@@ -43,6 +46,8 @@ func (f *targetFlags) bind(cmd *cobra.Command) {
 	fl.StringVar(&f.protocol, "protocol-version", "auto", "auto|"+strings.Join(session.ProtocolVersions[1:], "|"))
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time allowed to connect and for each call")
 	fl.DurationVar(&f.grace, "grace", session.DefaultGrace, "time a stdio server gets to exit after stdin closes, before SIGTERM and then SIGKILL")
+	fl.StringVar(&f.record, "record", "", "record the session to FILE (default: a new file in the sessions directory, see jig sessions)")
+	fl.BoolVar(&f.noRecord, "no-record", false, "do not record the session")
 	fl.StringSliceVar(&f.capabilities, "capabilities", []string{"roots", "sampling", "elicitation"}, "client capabilities jig declares (roots,sampling,elicitation; empty for none)")
 }
 
@@ -126,6 +131,24 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 		Grace:           f.grace,
 		Capabilities:    f.capabilities,
 		Log:             frames.NewLog(nil),
+	}, nil
+}
+
+// startRecording makes every frame of the session reach disk as it crosses
+// (redacted), unless --no-record. label names the file (a tool, a command).
+// It must run before the session opens so the handshake is recorded too.
+func (f *targetFlags) startRecording(st *streams, opts session.Options, label string) (func(), error) {
+	path, closer, err := record.ForLog(opts.Log, record.Options{
+		Path: f.record, Disabled: f.noRecord, Target: opts.Target.JSON(), Label: label,
+		Mode: "session", Secrets: opts.Target.Secrets(),
+	})
+	if err != nil {
+		return nil, usageErr("recording the session: %v (choose a file with --record FILE, or --no-record)", err)
+	}
+	return func() {
+		if err := closer(); err != nil {
+			fmt.Fprintf(st.err, "jig: the recording %s is incomplete: %v\n", path, err)
+		}
 	}, nil
 }
 

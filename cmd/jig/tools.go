@@ -17,11 +17,16 @@ import (
 // withSession opens a session for a command, runs fn, prints frames if asked
 // (also when fn failed) and closes the session without waiting on a
 // lingering server longer than its grace.
-func withSession(ctx context.Context, st *streams, tf *targetFlags, command []string, ff *framesFlag, fn func(ctx context.Context, s *session.Session) error) error {
+func withSession(ctx context.Context, st *streams, tf *targetFlags, command []string, ff *framesFlag, label string, fn func(ctx context.Context, s *session.Session) error) error {
 	opts, err := tf.options(command)
 	if err != nil {
 		return err
 	}
+	stopRecording, err := tf.startRecording(st, opts, label)
+	if err != nil {
+		return err
+	}
+	defer stopRecording()
 	cctx, cancel := context.WithTimeout(ctx, tf.timeout)
 	defer cancel()
 	s, err := session.Open(cctx, opts)
@@ -52,7 +57,7 @@ func newToolsCmd(st *streams) *cobra.Command {
   jig tools --url http://127.0.0.1:3901/mcp --header 'Authorization: Bearer $TOKEN'
   jig tools --config ~/.cursor/mcp.json --server github --json | jq '.[].name'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSession(cmd.Context(), st, tf, args, ff, func(ctx context.Context, s *session.Session) error {
+			return withSession(cmd.Context(), st, tf, args, ff, "tools", func(ctx context.Context, s *session.Session) error {
 				raw, typed, err := s.ListTools(ctx)
 				if err != nil {
 					return err

@@ -48,6 +48,11 @@ func runTUI(ctx context.Context, st *streams, tf *targetFlags, command []string)
 	if err != nil {
 		return err
 	}
+	stopRecording, err := tf.startRecording(st, opts, "tui")
+	if err != nil {
+		return err
+	}
+	defer stopRecording()
 	m := ui.New(ui.Config{Options: &opts, Timeout: tf.timeout})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(st.err), tea.WithInput(st.in))
 	_, runErr := p.Run()
