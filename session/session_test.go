@@ -253,21 +253,23 @@ func TestServerEverythingStdio(t *testing.T) {
 	if !errors.As(err, &rpc) || rpc.Code != -32602 || len(rpc.Raw) == 0 {
 		t.Errorf("resources/read of an unknown URI = %v, want JSON-RPC error -32602 with its raw object", err)
 	}
-	// server-everything asks roots/list with id 0, the id of our initialize.
-	var rootsPaired bool
-	deadline := time.Now().Add(3 * time.Second)
-	for !rootsPaired && time.Now().Before(deadline) {
-		for i, f := range s.Log.Frames() {
+	// server-everything asks roots/list (id 0, like our initialize) some
+	// time after the handshake; wait for it and its answer to be paired.
+	wctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	rootsPaired := func() bool {
+		for i := 0; i < s.Log.Len(); i++ {
+			f := s.Log.Frame(i)
 			if f.Method == "roots/list" && f.Dir == frames.ServerToClient && f.Kind == frames.KindRequest && s.Log.Partner(i) >= 0 {
-				rootsPaired = true
+				return true
 			}
 		}
-		if !rootsPaired {
-			s.Log.Wait(ctx(t), s.Log.Len())
-		}
+		return false
 	}
-	if !rootsPaired {
-		t.Errorf("the server's roots/list request was not answered and paired")
+	for !rootsPaired() {
+		if _, err := s.Log.Wait(wctx, s.Log.Len()); err != nil {
+			t.Fatalf("the server's roots/list request was not answered and paired within 15 s")
+		}
 	}
 }
 
