@@ -78,7 +78,10 @@ type Model struct {
 
 	overlay     overlayKind
 	overlayView textView // the info overlay
-	helpLines   []string // the help overlay, already styled by bubbles/help
+	pin         *pinDialog
+	pinOpened   int                // how many times the pin dialog was opened: its token
+	pinCancel   context.CancelFunc // stops building the dialog's fixture
+	helpLines   []string           // the help overlay, already styled by bubbles/help
 	helpTop     int
 
 	status    string
@@ -94,6 +97,7 @@ const (
 	overlayNone overlayKind = iota
 	overlayHelp
 	overlayInfo
+	overlayPin
 )
 
 // New builds the Model. It does no I/O: the session opens in Init's command.
@@ -140,7 +144,8 @@ func New(cfg Config) *Model {
 	m.editor.readOnly = m.readOnly
 	m.result = newResultPane(m.st, &m.calls)
 	m.frames = newFramesPane(m.st, m.cfg.Reader)
-	m.tools.out, m.editor.out, m.result.out, m.frames.out = &m.out, &m.out, &m.out, &m.out
+	m.pin = newPinDialog(m.st)
+	m.tools.out, m.editor.out, m.result.out, m.frames.out, m.pin.out = &m.out, &m.out, &m.out, &m.out, &m.out
 	m.hdr.frames = m.frames.n
 	m.setFocus(m.focus)
 	return m
@@ -193,6 +198,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		m.wheel(msg.Mouse())
 	case tea.PasteMsg:
+		if m.overlay == overlayPin {
+			return m, m.drain(m.pin.update(msg))
+		}
 		if p := m.pane(m.focus); p.typing() {
 			return m, m.drain(p.update(msg))
 		}
@@ -204,6 +212,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.connection(msg)
 	case chooseToolMsg, sendCallMsg, callDoneMsg, renderedMsg, editCallMsg, selectCallMsg, showFramesMsg:
 		return m, m.calling(msg)
+	case pinCallMsg, buildPinMsg, savePinMsg, pinBuiltMsg, pinSavedMsg, closePinMsg:
+		return m, m.pinning(msg)
 	case writeMsg:
 		return m, write(m.cfg.SaveDir, msg.name, msg.data)
 	case savedMsg:
@@ -346,6 +356,9 @@ func (m *Model) scrollFailure(k tea.KeyPressMsg) {
 }
 
 func (m *Model) overlayKey(k tea.KeyPressMsg) tea.Cmd {
+	if m.overlay == overlayPin {
+		return m.pin.update(k)
+	}
 	v := &m.overlayView
 	if key.Matches(k, m.okeys.Close) {
 		m.overlay = overlayNone
@@ -400,8 +413,11 @@ func (m *Model) openHelp() {
 
 // overlayContent is what the open overlay shows.
 func (m *Model) overlayContent() string {
-	if m.overlay == overlayInfo {
+	switch m.overlay {
+	case overlayInfo:
 		return m.overlayView.view(m.st)
+	case overlayPin:
+		return m.pin.view()
 	}
 	end := min(m.helpTop+m.overlayView.height, len(m.helpLines))
 	return strings.Join(m.helpLines[min(m.helpTop, end):end], "\n")
@@ -440,6 +456,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		m.sess = msg.s
 		m.sessMu.Unlock()
 		m.hdr.state, m.hdr.info = stateConnected, msg.s.Info()
+		m.result.live = true
 		m.status = ""
 		return listTools(m.ctx, msg.s, m.cfg.Timeout, "connected")
 	case connectFailedMsg:
@@ -473,6 +490,7 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case closedMsg:
 		m.hdr.state = stateClosed
+		m.result.live = false
 	}
 	return nil
 }
@@ -497,7 +515,7 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 		m.nextID++
 		c := &call{id: m.nextID, tool: msg.tool, args: msg.args, violations: msg.violations}
 		if t := m.tools.tool(msg.tool); t != nil {
-			c.output = t.Output
+			c.output, c.def = t.Output, t.raw
 		}
 		m.calls = append(m.calls, c)
 		m.editor.histPos = len(m.calls)
@@ -621,6 +639,10 @@ func (m *Model) wheel(ms tea.Mouse) {
 		m.helpTop = max(min(m.helpTop+dy*3, len(m.helpLines)-m.overlayView.height), 0)
 		return
 	}
+	if m.overlay == overlayPin {
+		m.pin.wheel(dy)
+		return
+	}
 	for id := paneTools; id < paneCount; id++ {
 		if !m.lay.visible[id] || (m.lay.tabs && id != m.focus) {
 			continue
@@ -665,6 +687,7 @@ func (m *Model) resize(w, h int) {
 		m.failure.keepDoc(failureDoc(m.opts.Target, m.connErr, fr.w))
 	}
 	m.overlayView.setSize(max(w-4, 1), max(h-2-footerH-2, 1))
+	m.pin.setSize(m.overlayView.width, m.overlayView.height)
 	switch m.overlay {
 	case overlayHelp:
 		m.openHelp()
@@ -704,8 +727,11 @@ func (m *Model) render() string {
 	switch {
 	case m.overlay != overlayNone:
 		title := "Keys"
-		if m.overlay == overlayInfo {
+		switch m.overlay {
+		case overlayInfo:
 			title = "Server info"
+		case overlayPin:
+			title = fmt.Sprintf("Pin call #%d as a golden fixture", m.pin.callID)
 		}
 		lines = append(lines, box(m.st, title, m.overlayContent(), m.width, m.height-2-footerH, true)...)
 	case m.lay.tabs:
@@ -802,9 +828,16 @@ func (m *Model) footer() string {
 		return fit(st.Render(ansi.Truncate(m.status, m.width, "…")), m.width, 1)[0]
 	}
 	var bs []key.Binding
-	if m.overlay != overlayNone {
+	switch {
+	case m.overlay == overlayPin:
+		for _, b := range m.pin.help() {
+			if b.Enabled() {
+				bs = append(bs, b)
+			}
+		}
+	case m.overlay != overlayNone:
 		bs = []key.Binding{m.okeys.Close, m.okeys.Down, m.okeys.PageDown}
-	} else {
+	default:
 		// The footer names what is special here; the arrows go without saying.
 		nav := map[string]bool{}
 		for _, b := range newScrollKeys().list() {

@@ -11,7 +11,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/replay"
 )
 
 // Everything the UI asks for that takes time. Each command runs off the UI
@@ -125,6 +127,51 @@ func write(dir, name string, data []byte) tea.Cmd {
 			return savedMsg{path: p}
 		}
 		return savedMsg{err: fmt.Errorf("write %s in %s: too many files with that name", base, dir)}
+	}
+}
+
+// buildPin builds the fixture for a call with replay.Pin, unless have is
+// already built, and looks at the file it would go to. Pin may call a
+// read-only tool once more to see which values vary: real traffic, which
+// the frames pane shows like any other.
+func buildPin(ctx context.Context, cancel context.CancelFunc, s *session.Session, ex *session.Exchange, opts replay.PinOptions, path string, have *fixture.Fixture, token int) tea.Cmd {
+	return func() tea.Msg {
+		defer cancel()
+		f := have
+		if f == nil {
+			var err error
+			if f, err = replay.Pin(ctx, s, ex, opts); err != nil {
+				return pinBuiltMsg{token: token, err: err}
+			}
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return pinBuiltMsg{token: token, f: f, err: fmt.Errorf("file %s: %w", path, err)}
+		}
+		_, err = os.Stat(path)
+		return pinBuiltMsg{token: token, f: f, abs: abs, exists: err == nil}
+	}
+}
+
+// savePin saves a reviewed fixture. It refuses to replace an existing file
+// unless overwrite is set; fixture.Save itself refuses secret-shaped values.
+func savePin(f *fixture.Fixture, path string, overwrite bool, token int) tea.Cmd {
+	return func() tea.Msg {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			abs = path
+		}
+		if _, err := os.Stat(path); err == nil && !overwrite {
+			return pinSavedMsg{token: token, path: path, abs: abs, exists: true,
+				err: fmt.Errorf("%s already exists, so nothing was written: o overwrites it, e picks another file", path)}
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return pinSavedMsg{token: token, path: path, abs: abs, err: fmt.Errorf("cannot create the folder for %s: %w", path, err)}
+		}
+		if err := f.Save(path); err != nil {
+			return pinSavedMsg{token: token, path: path, abs: abs, err: fmt.Errorf("nothing was written to %s: %w", path, err)}
+		}
+		return pinSavedMsg{token: token, path: path, abs: abs}
 	}
 }
 

@@ -87,12 +87,13 @@ func newEditorKeys() editorKeys {
 
 type resultKeys struct {
 	scrollKeys
-	Older, Newer, EditAgain, ShowFrames, Raw, Write key.Binding
+	Pin, Older, Newer, EditAgain, ShowFrames, Raw, Write key.Binding
 }
 
 func newResultKeys() resultKeys {
 	return resultKeys{
 		scrollKeys: newScrollKeys(),
+		Pin:        bind([]string{"P"}, "P", "pin this call as a golden fixture"),
 		Older:      bind([]string{"["}, "[", "older call"),
 		Newer:      bind([]string{"]"}, "]", "newer call"),
 		EditAgain:  bind([]string{"e"}, "e", "edit this call again"),
@@ -121,6 +122,28 @@ func newFramesKeys() framesKeys {
 		Write:       bind([]string{"w"}, "w", "write the body to a file"),
 		BodyUp:      bind([]string{"K", "shift+up"}, "K", "scroll body up"),
 		BodyDown:    bind([]string{"J", "shift+down"}, "J", "scroll body down"),
+	}
+}
+
+// pinKeys drive the pin dialog: name the fixture, review what jig proposes,
+// save it. Enter moves forward at every stage; nothing is written before the
+// review, and an existing file is only replaced with Overwrite.
+type pinKeys struct {
+	NextField, PrevField, Build, Save, Overwrite, Edit, Cancel, Close key.Binding
+	scrollKeys
+}
+
+func newPinKeys() pinKeys {
+	return pinKeys{
+		NextField:  bind([]string{"tab", "down"}, "tab", "next field"),
+		PrevField:  bind([]string{"shift+tab", "up"}, "shift+tab", "previous field"),
+		Build:      bind([]string{"enter", "ctrl+s"}, "enter", "review (saves nothing yet)"),
+		Save:       bind([]string{"enter", "ctrl+s"}, "enter", "save"),
+		Overwrite:  bind([]string{"o"}, "o", "overwrite the file"),
+		Edit:       bind([]string{"e"}, "e", "edit name/note/file"),
+		Cancel:     bind([]string{"esc"}, "esc", "cancel"),
+		Close:      bind([]string{"esc", "enter", "q"}, "esc", "close"),
+		scrollKeys: newScrollKeys(),
 	}
 }
 

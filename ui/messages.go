@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/frames/schema"
 	"github.com/mcpjig/jig/session"
 )
@@ -60,6 +61,26 @@ type savedMsg struct {
 	err  error
 }
 
+// pinBuiltMsg: the fixture for the pin dialog's opening token was built
+// (or was already), and its file was looked at: abs is the path made
+// absolute, exists says whether a file is there already.
+type pinBuiltMsg struct {
+	token  int
+	f      *fixture.Fixture
+	abs    string
+	exists bool
+	err    error
+}
+
+// pinSavedMsg: the pin dialog's fixture was written to path (or not;
+// exists says the refusal was because the file exists).
+type pinSavedMsg struct {
+	token     int
+	path, abs string
+	exists    bool
+	err       error
+}
+
 // closedMsg: the session was closed.
 type closedMsg struct{ err error }
 
@@ -92,6 +113,29 @@ type writeMsg struct {
 	name string
 	data []byte
 }
+
+// pinCallMsg asks to open the pin dialog for call id.
+type pinCallMsg struct{ id int }
+
+// buildPinMsg asks to build the pin dialog's fixture (reusing have when it
+// was built already) and to look at the file it would be saved in.
+type buildPinMsg struct {
+	token int
+	path  string
+	have  *fixture.Fixture
+}
+
+// savePinMsg asks to save f in path; an existing file is replaced only
+// when overwrite is set, which only the dialog's explicit overwrite key does.
+type savePinMsg struct {
+	token     int
+	f         *fixture.Fixture
+	path      string
+	overwrite bool
+}
+
+// closePinMsg asks to close the pin dialog (and to stop building its fixture).
+type closePinMsg struct{}
 
 // statusMsg puts a line in the status bar.
 type statusMsg struct {

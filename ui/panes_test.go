@@ -31,6 +31,8 @@ func press(keys ...string) []tea.Msg {
 			out = append(out, tea.KeyPressMsg{Code: tea.KeyEnter})
 		case "esc":
 			out = append(out, tea.KeyPressMsg{Code: tea.KeyEscape})
+		case "tab":
+			out = append(out, tea.KeyPressMsg{Code: tea.KeyTab})
 		case "down":
 			out = append(out, tea.KeyPressMsg{Code: tea.KeyDown})
 		case "up":
@@ -43,7 +45,7 @@ func press(keys ...string) []tea.Msg {
 			out = append(out, tea.KeyPressMsg{Code: tea.KeyBackspace})
 		case "ctrl+s":
 			out = append(out, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
-		case "ctrl+c", "ctrl+r":
+		case "ctrl+c", "ctrl+r", "ctrl+u":
 			out = append(out, tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl})
 		default:
 			for _, r := range k {

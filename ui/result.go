@@ -25,6 +25,7 @@ type call struct {
 	args       string
 	violations []schema.Violation // input-schema problems the user sent anyway
 	output     json.RawMessage    // the tool's outputSchema when the call was sent
+	def        json.RawMessage    // the tool's definition as listed when the call was sent
 	done       bool
 	ex         *session.Exchange
 	err        error
@@ -44,6 +45,12 @@ func (c *call) finish(ex *session.Exchange, err error) {
 	c.done, c.ex, c.err = true, ex, err
 	o := c.classify()
 	c.outcomeOf = &o
+}
+
+// pinnable reports whether the call has a request and a response that a
+// fixture can pin (a result or a JSON-RPC error; not a broken connection).
+func (c *call) pinnable() bool {
+	return c.done && c.ex != nil && c.ex.Request != nil && (len(c.ex.Result) > 0 || len(c.ex.Error) > 0)
 }
 
 func (c *call) responseSize() int {
@@ -76,6 +83,7 @@ type resultPane struct {
 	shownAs string
 
 	focused       bool
+	live          bool // a session is open: a call can be pinned
 	width, height int
 }
 
@@ -171,6 +179,9 @@ func (p *resultPane) update(msg tea.Msg) tea.Cmd {
 		p.showRaw = !p.showRaw
 		p.sync()
 	case c == nil:
+	case key.Matches(k, p.keys.Pin):
+		// Sent even when pinning cannot work now: the root says why.
+		return p.out.send(pinCallMsg{id: c.id})
 	case key.Matches(k, p.keys.EditAgain):
 		return p.out.send(editCallMsg{id: c.id})
 	case key.Matches(k, p.keys.ShowFrames):
@@ -198,7 +209,8 @@ func (p *resultPane) help() []key.Binding {
 	k.ShowFrames.SetEnabled(c != nil && c.ex != nil)
 	k.Write.SetEnabled(c != nil && c.ex != nil && c.ex.Response != nil)
 	k.Raw.SetEnabled(c != nil)
-	return append(k.list(), k.Older, k.Newer, k.EditAgain, k.ShowFrames, k.Raw, k.Write)
+	k.Pin.SetEnabled(p.live && c != nil && c.pinnable())
+	return append(k.list(), k.Pin, k.Older, k.Newer, k.EditAgain, k.ShowFrames, k.Raw, k.Write)
 }
 
 func (p *resultPane) view() string {

@@ -1,0 +1,487 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/session/replay"
+)
+
+// pinDialog turns one call into a golden fixture, as jig call --pin does:
+// the user names it, jig builds it (replay.Pin, which may call a read-only
+// tool once more to see what varies), shows the proposed normalization
+// rules, assertions and redactions, and only then saves it. An existing
+// file is never replaced without the explicit overwrite key, and a failure
+// keeps everything typed and built, so the user can fix the path and retry.
+type pinDialog struct {
+	st   *styles
+	keys pinKeys
+	out  *outbox
+
+	token  int // which opening this is; replies to an earlier one are dropped
+	callID int
+	head   string // what is pinned, one line
+	probes bool   // the tool is read-only: building calls it once more
+
+	stage      pinStage
+	fields     [pinFieldCount]*textEdit
+	field      pinField
+	pathEdited bool // the user typed a path: it no longer follows the scenario
+
+	fix    *fixture.Fixture // built once, kept across edits of the fields
+	path   string           // the file the review is about, as typed
+	abs    string
+	exists bool // the file was there when last looked at
+	err    error
+	saved  string // the status line after saving
+
+	review        textView
+	width, height int
+}
+
+type pinStage uint8
+
+const (
+	pinForm pinStage = iota
+	pinBuilding
+	pinReview
+	pinSaving
+	pinSaved
+)
+
+type pinField int
+
+const (
+	fieldScenario pinField = iota
+	fieldNote
+	fieldPath
+	pinFieldCount
+)
+
+var pinFieldLabels = [pinFieldCount]string{"scenario", "note", "file"}
+
+func newPinDialog(st *styles) *pinDialog {
+	d := &pinDialog{st: st, keys: newPinKeys(), out: &outbox{}}
+	for i := range d.fields {
+		d.fields[i] = newTextEdit(st, true)
+	}
+	d.fields[fieldNote].placeholder = "what this fixture protects (optional)"
+	return d
+}
+
+// open starts the dialog afresh for call c.
+func (d *pinDialog) open(token int, c *call, probes bool) {
+	scenario := strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(strings.ReplaceAll(c.tool, "_", "-")), "-"), "-.")
+	if scenario == "" {
+		scenario = "call"
+	}
+	*d = pinDialog{st: d.st, keys: d.keys, out: d.out, fields: d.fields, width: d.width, height: d.height,
+		token: token, callID: c.id, probes: probes}
+	d.head = fmt.Sprintf("call #%d → %s %s  %s", c.id, c.tool, oneLine(c.args, 200), ansi.Strip(c.badge(d.st)))
+	d.fields[fieldScenario].setValue(scenario)
+	d.fields[fieldNote].setValue("")
+	d.fields[fieldPath].setValue(defaultPinPath(scenario))
+	for _, f := range d.fields {
+		f.cursorEnd()
+	}
+	d.focusField(fieldScenario)
+	d.setSize(d.width, d.height)
+}
+
+func defaultPinPath(scenario string) string {
+	return filepath.Join("fixtures", unsafeName.ReplaceAllString(scenario, "_")+".json")
+}
+
+func (d *pinDialog) value(f pinField) string { return strings.TrimSpace(d.fields[f].value()) }
+
+func (d *pinDialog) focusField(f pinField) {
+	d.field = f
+	for i, t := range d.fields {
+		if pinField(i) == f && d.stage == pinForm {
+			t.focus()
+		} else {
+			t.blur()
+		}
+	}
+}
+
+func (d *pinDialog) setSize(w, h int) {
+	d.width, d.height = w, h
+	for _, t := range d.fields {
+		t.setSize(max(w-pinLabelW, 1), 1)
+	}
+	d.review.setSize(w, max(h-1, 1)) // a line for the scroll position
+	if d.stage >= pinReview {
+		d.review.keepDoc(d.reviewDoc())
+	}
+}
+
+func (d *pinDialog) update(msg tea.Msg) tea.Cmd {
+	k, isKey := msg.(tea.KeyPressMsg)
+	switch d.stage {
+	case pinForm:
+		if !isKey {
+			d.edit(msg)
+			return nil
+		}
+		switch {
+		case key.Matches(k, d.keys.Cancel):
+			return d.out.send(closePinMsg{})
+		case key.Matches(k, d.keys.NextField):
+			d.focusField((d.field + 1) % pinFieldCount)
+		case key.Matches(k, d.keys.PrevField):
+			d.focusField((d.field + pinFieldCount - 1) % pinFieldCount)
+		case key.Matches(k, d.keys.Build):
+			return d.build()
+		default:
+			d.edit(msg)
+		}
+	case pinBuilding:
+		if isKey && key.Matches(k, d.keys.Cancel) {
+			return d.out.send(closePinMsg{})
+		}
+	case pinReview:
+		if !isKey {
+			return nil
+		}
+		sk := d.keys.scrollKeys
+		switch {
+		case key.Matches(k, d.keys.Cancel):
+			return d.out.send(closePinMsg{})
+		case key.Matches(k, d.keys.Save):
+			return d.save(false)
+		case key.Matches(k, d.keys.Overwrite) && d.exists:
+			return d.save(true)
+		case key.Matches(k, d.keys.Edit):
+			d.stage, d.err = pinForm, nil
+			d.focusField(fieldPath)
+		case key.Matches(k, sk.Up):
+			d.review.scroll(-1)
+		case key.Matches(k, sk.Down):
+			d.review.scroll(1)
+		case key.Matches(k, sk.PageUp):
+			d.review.scroll(-max(d.review.height-1, 1))
+		case key.Matches(k, sk.PageDown):
+			d.review.scroll(max(d.review.height-1, 1))
+		case key.Matches(k, sk.Home):
+			d.review.home()
+		case key.Matches(k, sk.End):
+			d.review.end()
+		}
+	case pinSaved:
+		if isKey && key.Matches(k, d.keys.Close) {
+			return d.out.send(closePinMsg{})
+		}
+	}
+	// While saving, keys wait: the fixture is being written.
+	return nil
+}
+
+// edit types into the focused field; the path follows the scenario until
+// the user types a path of their own.
+func (d *pinDialog) edit(msg tea.Msg) {
+	if !d.fields[d.field].update(msg) {
+		return
+	}
+	d.err = nil
+	switch d.field {
+	case fieldScenario:
+		if !d.pathEdited {
+			d.fields[fieldPath].setValue(defaultPinPath(d.value(fieldScenario)))
+			d.fields[fieldPath].cursorEnd()
+		}
+	case fieldPath:
+		d.pathEdited = true
+	}
+}
+
+func (d *pinDialog) build() tea.Cmd {
+	switch {
+	case d.value(fieldScenario) == "":
+		d.err = fmt.Errorf("the scenario needs a name: reports and replays refer to it")
+		d.focusField(fieldScenario)
+		return nil
+	case d.value(fieldPath) == "":
+		d.err = fmt.Errorf("the fixture needs a file to be saved in, e.g. %s", defaultPinPath(d.value(fieldScenario)))
+		d.focusField(fieldPath)
+		return nil
+	}
+	d.stage, d.err = pinBuilding, nil
+	d.focusField(d.field)
+	return d.out.send(buildPinMsg{token: d.token, path: d.value(fieldPath), have: d.fix})
+}
+
+// built takes the built fixture to the review, or the failure back to the form.
+func (d *pinDialog) built(msg pinBuiltMsg) {
+	if msg.f == nil {
+		d.stage, d.err = pinForm, msg.err
+		d.focusField(d.field)
+		return
+	}
+	d.fix = msg.f
+	if msg.err != nil { // built, but the file cannot be looked at
+		d.stage, d.err = pinForm, msg.err
+		d.focusField(fieldPath)
+		return
+	}
+	d.fix.Scenario, d.fix.Note = d.value(fieldScenario), d.value(fieldNote)
+	d.path, d.abs, d.exists, d.err = d.value(fieldPath), msg.abs, msg.exists, nil
+	d.stage = pinReview
+	d.review.setDoc(d.reviewDoc())
+}
+
+func (d *pinDialog) save(overwrite bool) tea.Cmd {
+	d.stage, d.err = pinSaving, nil
+	d.review.keepDoc(d.reviewDoc())
+	return d.out.send(savePinMsg{token: d.token, f: d.fix, path: d.path, overwrite: overwrite})
+}
+
+// savedReply shows where the fixture went and how to replay it, or why it
+// did not go, keeping the review.
+func (d *pinDialog) savedReply(msg pinSavedMsg) {
+	if msg.err != nil {
+		d.stage, d.err = pinReview, msg.err
+		d.exists = d.exists || msg.exists
+		d.review.keepDoc(d.reviewDoc())
+		d.review.home()
+		return
+	}
+	d.stage, d.abs = pinSaved, msg.abs
+	d.saved = fmt.Sprintf("pinned %s (scenario %q); replay it with: %s", msg.path, d.fix.Scenario, d.replayCommand())
+	if short := fmt.Sprintf("✓ pinned %s · %s", msg.path, d.replayCommand()); ansi.StringWidth(d.saved) > d.width {
+		d.saved = short // the replay command is what must fit
+	}
+}
+
+func (d *pinDialog) replayCommand() string { return "jig replay " + shellQuote([]string{d.path}) }
+
+// reviewDoc is what the user reviews before saving: where it goes, what is
+// pinned, and every rule, assertion and redaction with its reason.
+func (d *pinDialog) reviewDoc() *doc {
+	var b docBuilder
+	f := d.fix
+	switch {
+	case d.err != nil:
+		b.line(roleError, "✗ "+d.err.Error())
+	case d.stage == pinSaving:
+		b.line(roleMuted, "saving…")
+	default:
+		b.line(roleLabel, "Review what will be compared on replay, then enter saves.")
+	}
+	w := d.width
+	b.line(rolePlain, "")
+	b.line(rolePlain, labelled("scenario", f.Scenario, w))
+	if f.Note != "" {
+		b.line(rolePlain, labelled("note", f.Note, w))
+	}
+	b.line(rolePlain, labelled("file", d.path, w))
+	switch {
+	case d.exists:
+		b.line(roleWarn, labelled("", "⚠ this file exists: enter will not replace it; o overwrites it, e picks another file", w))
+	case d.abs != "":
+		b.line(roleMuted, labelled("", "new file: "+d.abs, w))
+	}
+	b.line(rolePlain, labelled("pinned", d.head, w))
+	b.line(rolePlain, labelled("server", fmt.Sprintf("%s %s · protocol %s", f.Server.Name, f.Server.Version, orUnknown(f.ProtocolVersion)), w))
+	b.line(rolePlain, labelled("replays", "against "+describeTarget(f.Target), w))
+	if d.probes {
+		b.line(roleMuted, labelled("probed", "the tool is read-only (readOnlyHint), so jig called it once more; values that differed became rules", w))
+	} else if f.Request.Method == "tools/call" {
+		b.line(roleMuted, labelled("probed", "no: the tool is not marked read-only, so jig did not call it again; rules come from the values' shapes", w))
+	}
+	b.line(rolePlain, "")
+	var desc bytes.Buffer
+	replay.Describe(&desc, f)
+	for _, l := range strings.Split(strings.TrimRight(desc.String(), "\n"), "\n") {
+		if !strings.HasPrefix(l, " ") {
+			b.line(roleLabel, wrapHanging(l, "  ", w))
+			continue
+		}
+		b.line(rolePlain, wrapHanging(l, "      ", w))
+	}
+	b.line(rolePlain, "")
+	b.line(roleMuted, wrapText("Rules say which values may vary and what they must still be; assertions must keep holding. Edit both in the file after saving; e changes the name, note or file now.", "", w))
+	return b.doc()
+}
+
+// labelled wraps text beside a label column, continuing under the text.
+func labelled(label, text string, width int) string {
+	pad := strings.Repeat(" ", pinLabelW)
+	return fmt.Sprintf("%-*s", pinLabelW, label) + wrapHanging(pad+text, pad, width)[pinLabelW:]
+}
+
+const pinLabelW = 10
+
+func describeTarget(t fixture.Target) string {
+	switch {
+	case t.Transport == "demo":
+		return fmt.Sprintf("the demo server, release %d", t.Release)
+	case len(t.Command) > 0:
+		return strings.Join(t.Command, " ")
+	case t.URL != "":
+		return t.Transport + " " + t.URL
+	}
+	return orUnknown(t.Transport)
+}
+
+// readOnlyTool reports whether a tool definition carries readOnlyHint, the
+// annotation that makes replay.Pin probe it with a second identical call.
+func readOnlyTool(def json.RawMessage) bool {
+	var t struct {
+		Annotations struct {
+			ReadOnlyHint bool `json:"readOnlyHint"`
+		} `json:"annotations"`
+	}
+	return json.Unmarshal(def, &t) == nil && t.Annotations.ReadOnlyHint
+}
+
+func (d *pinDialog) help() []key.Binding {
+	k := d.keys
+	switch d.stage {
+	case pinForm:
+		return []key.Binding{k.Build, k.NextField, k.PrevField, k.Cancel}
+	case pinBuilding:
+		return []key.Binding{k.Cancel}
+	case pinReview:
+		k.Overwrite.SetEnabled(d.exists)
+		return []key.Binding{k.Save, k.Overwrite, k.Cancel, k.Edit, k.Down, k.PageDown}
+	case pinSaved:
+		return []key.Binding{k.Close}
+	}
+	return nil
+}
+
+func (d *pinDialog) wheel(dy int) {
+	if d.stage == pinReview || d.stage == pinSaving {
+		d.review.scroll(dy * 3)
+	}
+}
+
+func (d *pinDialog) view() string {
+	switch d.stage {
+	case pinReview, pinSaving:
+		v := d.review.view(d.st)
+		if d.review.maxTop() > 0 {
+			v += "\n" + d.st.muted.Render(ansi.Truncate("↓/↑ scroll the review · "+d.review.position(), d.width, "…"))
+		}
+		return v
+	case pinSaved:
+		return d.savedView()
+	}
+	return d.formView()
+}
+
+func (d *pinDialog) formView() string {
+	lines := []string{d.st.label.Render(ansi.Truncate(d.head, d.width, "…")), ""}
+	for i, t := range d.fields {
+		label := d.st.muted.Render(fmt.Sprintf("%-*s", pinLabelW, pinFieldLabels[i]))
+		if pinField(i) == d.field && d.stage == pinForm {
+			label = d.st.title.Render(fmt.Sprintf("%-*s", pinLabelW, pinFieldLabels[i]))
+		}
+		lines = append(lines, label+t.view())
+	}
+	lines = append(lines, "")
+	switch {
+	case d.err != nil:
+		lines = append(lines, d.st.errorText.Render(wrapText("✗ "+d.err.Error(), "", d.width)), "")
+	case d.stage == pinBuilding && d.fix == nil && d.probes:
+		lines = append(lines, d.st.warnText.Render("building the fixture: calling the tool once more to see which values vary (the frames pane shows it)…"), "")
+	case d.stage == pinBuilding:
+		lines = append(lines, d.st.muted.Render("building the fixture…"), "")
+	}
+	lines = append(lines, d.st.muted.Render(wrapText("The file is relative to the working directory. Enter builds the fixture and shows its normalization rules, assertions and redactions for review; nothing is saved before that.", "", d.width)))
+	if d.probes && d.fix == nil {
+		lines = append(lines, d.st.muted.Render(wrapText("This tool is read-only (readOnlyHint), so building calls it once more with the same arguments to find the values that vary: real traffic, shown in the frames pane.", "", d.width)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (d *pinDialog) savedView() string {
+	lines := []string{
+		d.st.okText.Render(wrapHanging("✓ pinned "+d.abs, "  ", d.width)),
+		"",
+		labelled("scenario", d.fix.Scenario, d.width),
+		"replay it with:",
+		"",
+		"  " + d.st.label.Render(d.replayCommand()),
+		"",
+		d.st.muted.Render(wrapText("Against another server: "+d.replayCommand()+" -- <command>. A whole folder: jig replay "+shellQuote([]string{filepath.Dir(d.path) + "/"}), "", d.width)),
+	}
+	return strings.Join(lines, "\n")
+}
+
+// pinning handles the pin dialog's requests and the replies to them.
+func (m *Model) pinning(msg tea.Msg) tea.Cmd {
+	d := m.pin
+	switch msg := msg.(type) {
+	case pinCallMsg:
+		c, s := m.call(msg.id), m.session()
+		switch {
+		case s == nil:
+			m.setStatus("not connected: pinning needs the live session (r retries connecting)", true)
+		case c == nil || !c.done:
+			m.setStatus("this call has no response yet: pin it when it has one", true)
+		case !c.pinnable():
+			m.setStatus(fmt.Sprintf("call #%d failed before a response came back: there is nothing to pin", c.id), true)
+		default:
+			m.pinOpened++
+			d.open(m.pinOpened, c, readOnlyTool(c.def))
+			m.overlay = overlayPin
+		}
+	case buildPinMsg:
+		if msg.token != d.token {
+			return nil
+		}
+		c, s := m.call(d.callID), m.session()
+		if s == nil || c == nil {
+			d.built(pinBuiltMsg{token: d.token, err: fmt.Errorf("the session is closed: the call can no longer be pinned")})
+			return nil
+		}
+		ctx, cancel := context.WithTimeout(m.ctx, m.cfg.Timeout)
+		m.pinCancel = cancel
+		opts := replay.PinOptions{
+			Scenario: d.value(fieldScenario),
+			Note:     d.value(fieldNote),
+			Target:   m.opts.Target,
+			Tool:     c.def,
+			Probe:    -1,
+		}
+		return buildPin(ctx, cancel, s, c.ex, opts, msg.path, msg.have, msg.token)
+	case savePinMsg:
+		if msg.token == d.token {
+			return savePin(msg.f, msg.path, msg.overwrite, msg.token)
+		}
+	case pinBuiltMsg:
+		if msg.token == d.token && m.overlay == overlayPin {
+			d.built(msg)
+		}
+	case pinSavedMsg:
+		if msg.token == d.token {
+			d.savedReply(msg)
+			if msg.err == nil {
+				m.setStatus(d.saved, false)
+			}
+		}
+	case closePinMsg:
+		if m.pinCancel != nil {
+			m.pinCancel()
+		}
+		m.overlay = overlayNone
+		if d.stage == pinSaved {
+			m.setStatus(d.saved, false)
+		} else {
+			m.setStatus("pin cancelled: nothing was saved", false)
+		}
+		d.token = 0
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package ui
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpjig/jig/frames/fixture"
+)
+
+// TestFlowPin pins a call from the result pane: name and note it, review the
+// rules jig proposes (get_report is read-only, so it is probed with a second
+// identical call), save it, and find that a second save to the same file is
+// refused until the user explicitly overwrites it.
+func TestFlowPin(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "fx", "report.json")
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("● connected", "get_report")
+	f.keys("g", "j", "j", "enter")
+	f.waitFor("EDITING")
+	f.keys("ctrl+s")
+	f.waitFor("call 1/1 #1 get_report", "✓ ok")
+	f.keys("esc", "3")
+	f.waitFor("P pin this call as a golden fixture")
+	f.keys("?")
+	f.waitFor("Result keys", "pin this call as a golden fixture")
+	f.keys("esc")
+
+	f.keys("P")
+	f.waitFor("Pin call #1 as a golden fixture", "scenario  get-report", "fixtures/get-report.json", "calls it once more")
+	f.keys("tab", "the daily report keeps its shape", "tab", "ctrl+u", path, "enter")
+	f.waitFor("Review what will be compared on replay", "normalization rules:",
+		"/structuredContent/request_id → uuid (differed between 2 identical calls)",
+		"/structuredContent/generated_at → iso8601", "assertions:", "is-error-false", "new file: "+path)
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the fixture was written before the review was confirmed (stat: %v)", err)
+	}
+	f.keys("enter")
+	f.waitFor("✓ pinned "+path, "jig replay "+path)
+
+	fx, err := fixture.Load(path)
+	if err != nil {
+		t.Fatalf("the pinned fixture does not load: %v", err)
+	}
+	if fx.Scenario != "get-report" || fx.Note != "the daily report keeps its shape" || fx.ToolName() != "get_report" {
+		t.Errorf("the fixture is scenario %q, note %q, tool %q; want get-report, the typed note, get_report", fx.Scenario, fx.Note, fx.ToolName())
+	}
+	if len(fx.Rules) == 0 {
+		t.Errorf("the fixture has no rules; probing get_report should have found generated_at and request_id")
+	}
+	first, _ := os.ReadFile(path)
+
+	// Closing keeps the way to replay it on the status line.
+	f.keys("esc")
+	f.waitFor("pinned " + path)
+
+	// The same file again: the review warns, enter refuses, o overwrites.
+	f.keys("P")
+	f.waitFor("scenario  get-report")
+	f.keys("tab", "tab", "ctrl+u", path, "enter")
+	f.waitFor("⚠ this file exists", "o overwrite the file")
+	f.keys("enter")
+	f.waitFor("already exists, so nothing was written")
+	if now, _ := os.ReadFile(path); !bytes.Equal(now, first) {
+		t.Fatalf("enter replaced an existing fixture without the overwrite key")
+	}
+	f.keys("o")
+	f.waitFor("✓ pinned " + path)
+	if _, err := fixture.Load(path); err != nil {
+		t.Fatalf("the overwritten fixture does not load: %v", err)
+	}
+}
+
+// TestFlowPinCancel cancels the dialog: nothing is written, and the status
+// line says so.
+func TestFlowPinCancel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.json")
+	f := start(t, demoConfig(1), 80, 24)
+	f.waitFor("● co", "Tools (5)")
+	f.keys("g", "enter")
+	f.waitFor("EDITING")
+	f.keys("ctrl+s")
+	f.waitFor("call 1/1 #1 cancel_order")
+	f.keys("esc", "3", "P")
+	f.waitFor("Pin call #1", "scenario  cancel-order")
+	f.keys("tab", "tab", "ctrl+u", path, "enter")
+	f.waitFor("normalization rules", "probed    no: the tool is not marked read-only")
+	f.keys("esc")
+	f.waitFor("pin cancelled: nothing was saved")
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("a cancelled pin wrote %s (stat: %v)", path, err)
+	}
+}
+
+func TestResultPinKeyOnlyWhenLive(t *testing.T) {
+	c := doneCall(t, `{"content":[{"type":"text","text":"ok"}]}`, nil)
+	calls := []*call{c}
+	p := newResultPane(newStyles(true), &calls)
+	p.setSize(70, 20)
+	p.show(2)
+	enabled := func() bool {
+		for _, b := range p.help() {
+			if strings.Contains(b.Help().Desc, "pin") {
+				return b.Enabled()
+			}
+		}
+		t.Fatal("the result pane's help has no pin key")
+		return false
+	}
+	if enabled() {
+		t.Errorf("the pin key is offered without a live session")
+	}
+	p.live = true
+	if !enabled() {
+		t.Errorf("the pin key is not offered for a finished call in a live session")
+	}
+}
