@@ -1,7 +1,9 @@
 // Command floor is the raw floor of the speed comparison in .ci/bench: the
 // least a Go client can do to list a stdio server's tools (spawn, initialize,
-// tools/list, exit), with no capture. Like PEERS.md's floor it waits for the
-// server to exit, using the SDK's CommandTransport.
+// tools/list, exit), with no capture. It waits for the server to exit, using
+// the SDK's CommandTransport with the same 200 ms grace jig uses before
+// SIGTERM (the SDK's default of 5 s would make a lingering server-everything
+// look 5 s slow and the comparison meaningless).
 package main
 
 import (
@@ -9,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -16,7 +19,7 @@ import (
 func main() {
 	ctx := context.Background()
 	c := mcp.NewClient(&mcp.Implementation{Name: "floor", Version: "0"}, nil)
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(os.Args[1], os.Args[2:]...)}, nil)
+	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(os.Args[1], os.Args[2:]...), TerminateDuration: 200 * time.Millisecond}, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
