@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/frames/importer"
+)
+
+func newCompareCmd(st *streams) *cobra.Command {
+	var showCosmetic bool
+	cmd := &cobra.Command{
+		Use:   "compare A B",
+		Short: "Compare two recorded tools/call exchanges: arguments first, then the drift",
+		Long: `Compare two recorded tools/call exchanges, in one transcript or two.
+A and B are FILE#SEQ, the sequence number of a tools/call request or response
+frame (jig open FILE shows them), or FILE alone for the last tools/call in it.
+
+jig first says which arguments differ: a difference in the results of two
+calls whose inputs also moved attributes nothing. Then it prints B's response
+against A's as a fixture replay would (cosmetic, warn, breaking).
+
+Exit status: 0 no breaking differences, 1 breaking differences, 2 bad input.`,
+		Example: `  jig compare run.jsonl#7 run.jsonl#11
+  jig compare before.jsonl after.jsonl`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			a, err := loadCall(args[0])
+			if err != nil {
+				return err
+			}
+			b, err := loadCall(args[1])
+			if err != nil {
+				return err
+			}
+			if a.Name != b.Name {
+				fmt.Fprintf(st.err, "jig: %s calls %s and %s calls %s: the results are compared anyway\n", args[0], a.Name, args[1], b.Name)
+			}
+			differ, rep, err := fixture.CompareCalls(a, b)
+			if err != nil {
+				return usageErr("compare %s %s: %v", args[0], args[1], err)
+			}
+			fmt.Fprintf(st.out, "A: %s\nB: %s\n%s\n\n", describeCall(a), describeCall(b), fixture.DescribeArguments(differ, ""))
+			if err := fixture.WriteText(st.out, []fixture.Report{rep}, showCosmetic); err != nil {
+				return err
+			}
+			if rep.Worst() >= fixture.Breaking {
+				return &exitError{code: exitServerError}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&showCosmetic, "show-cosmetic", false, "list the cosmetic differences too")
+	return cmd
+}
+
+// describeCall is one line naming a call: where it was, what it asked.
+func describeCall(c fixture.Call) string {
+	args := strings.TrimSpace(string(c.Arguments))
+	if len(args) > 120 {
+		args = args[:120] + "…"
+	}
+	if args == "" {
+		args = "{}"
+	}
+	return fmt.Sprintf("%s tools/call %s %s", c.Label, c.Name, args)
+}
+
+// loadCall reads the call a FILE#SEQ or FILE argument names. Every error
+// names the input and the next step, and exits 2.
+func loadCall(arg string) (fixture.Call, error) {
+	path, seq, hasSeq := arg, int64(0), false
+	if i := strings.LastIndex(arg, "#"); i >= 0 {
+		if n, err := strconv.ParseInt(arg[i+1:], 10, 64); err == nil {
+			path, seq, hasSeq = arg[:i], n, true
+		} else if _, statErr := os.Stat(arg); statErr != nil {
+			return fixture.Call{}, usageErr("%s: %q is not a frame number (use FILE#SEQ, e.g. run.jsonl#7, or FILE alone for its last tools/call)", arg, arg[i+1:])
+		}
+	}
+	f, err := importer.Open(path)
+	if err != nil {
+		return fixture.Call{}, usageErr("%s: %v (give a transcript written by jig --record, jig proxy, or listed by jig sessions)", arg, err)
+	}
+	defer f.Close()
+	r := f.Reader
+	var i int
+	if hasSeq {
+		i = sort.Search(r.Len(), func(i int) bool { return r.Frame(i).Seq >= seq })
+		if i >= r.Len() || r.Frame(i).Seq != seq {
+			return fixture.Call{}, usageErr("%s: there is no frame #%d (the frames are #%s; list the calls with: jig open %s --text | grep tools/call)",
+				arg, seq, seqRange(r), shellQuote(path))
+		}
+	} else if i = lastCall(r); i < 0 {
+		return fixture.Call{}, usageErr("%s: the transcript holds no tools/call (open it to look: jig open %s)", arg, shellQuote(path))
+	}
+	c, err := fixture.RecordedCall(r, i)
+	if err != nil {
+		return fixture.Call{}, usageErr("%s: %v (list the calls with: jig open %s --text | grep tools/call)", arg, err, shellQuote(path))
+	}
+	if !c.Answered() {
+		return fixture.Call{}, usageErr("%s: the tools/call #%d has no recorded response, so there is nothing to compare (pick an answered call: jig open %s)",
+			arg, r.Frame(i).Seq, shellQuote(path))
+	}
+	c.Label = path + c.Label
+	return c, nil
+}
+
+// lastCall is the index of the last tools/call request sent to the server, or -1.
+func lastCall(r frames.Reader) int {
+	for i := r.Len() - 1; i >= 0; i-- {
+		if f := r.Frame(i); f.Kind == frames.KindRequest && f.Dir == frames.ClientToServer && f.Method == "tools/call" {
+			return i
+		}
+	}
+	return -1
+}
+
+func seqRange(r frames.Reader) string {
+	if r.Len() == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d–%d", r.Frame(0).Seq, r.Frame(r.Len()-1).Seq)
+}
