@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
 )
 
@@ -42,6 +43,10 @@ type Config struct {
 	// SaveDir is where bodies are written with w; the system temp directory
 	// when empty.
 	SaveDir string
+	// Reproduce, in read-only mode, is the server a recorded tools/call is
+	// reproduced against (r): the recording's own target, or one the user
+	// named. Nil means recorded calls cannot be reproduced.
+	Reproduce *session.Options
 }
 
 // Model is the root Bubble Tea model. Use New; call Close after the program
@@ -87,6 +92,11 @@ type Model struct {
 	status    string
 	statusErr bool
 
+	repro        *fixture.Call // the recorded call being reproduced
+	reproStarted bool          // a read-only Model began connecting to reproduce
+	mark         *fixture.Call // the call others are compared with
+	cmp          *compareView
+
 	width, height int
 	lay           layout
 }
@@ -98,6 +108,7 @@ const (
 	overlayHelp
 	overlayInfo
 	overlayPin
+	overlayCompare
 )
 
 // New builds the Model. It does no I/O: the session opens in Init's command.
@@ -144,6 +155,7 @@ func New(cfg Config) *Model {
 	m.editor.readOnly = m.readOnly
 	m.result = newResultPane(m.st, &m.calls)
 	m.frames = newFramesPane(m.st, m.cfg.Reader)
+	m.frames.reproducible = !m.readOnly || cfg.Reproduce != nil
 	m.pin = newPinDialog(m.st)
 	m.tools.out, m.editor.out, m.result.out, m.frames.out, m.pin.out = &m.out, &m.out, &m.out, &m.out, &m.out
 	m.hdr.frames = m.frames.n
@@ -214,6 +226,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.calling(msg)
 	case pinCallMsg, buildPinMsg, savePinMsg, pinBuiltMsg, pinSavedMsg, closePinMsg:
 		return m, m.pinning(msg)
+	case reproduceMsg, markMsg, compareMsg, closeCompareMsg:
+		return m, m.reproducing(msg)
 	case writeMsg:
 		return m, write(m.cfg.SaveDir, msg.name, msg.data)
 	case savedMsg:
@@ -241,6 +255,10 @@ func (m *Model) drain(cmd tea.Cmd) tea.Cmd {
 }
 
 func (m *Model) setStatus(text string, isErr bool) { m.status, m.statusErr = text, isErr }
+
+// framesOnly reports whether only the frames pane is shown: a recording
+// opened read-only, before anything is reproduced from it.
+func (m *Model) framesOnly() bool { return m.readOnly && !m.reproStarted }
 
 func (m *Model) pane(id paneID) interface {
 	update(tea.Msg) tea.Cmd
@@ -291,11 +309,11 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.cycle(+1)
 	case key.Matches(k, m.keys.Prev):
 		m.cycle(-1)
-	case key.Matches(k, m.keys.Tools) && !m.readOnly:
+	case key.Matches(k, m.keys.Tools) && !m.framesOnly():
 		m.setFocus(paneTools)
-	case key.Matches(k, m.keys.Editor) && !m.readOnly:
+	case key.Matches(k, m.keys.Editor) && !m.framesOnly():
 		m.setFocus(paneEditor)
-	case key.Matches(k, m.keys.Result) && !m.readOnly:
+	case key.Matches(k, m.keys.Result) && !m.framesOnly():
 		m.setFocus(paneResult)
 	case key.Matches(k, m.keys.Frames):
 		m.setFocus(paneFrames)
@@ -356,8 +374,11 @@ func (m *Model) scrollFailure(k tea.KeyPressMsg) {
 }
 
 func (m *Model) overlayKey(k tea.KeyPressMsg) tea.Cmd {
-	if m.overlay == overlayPin {
+	switch m.overlay {
+	case overlayPin:
 		return m.pin.update(k)
+	case overlayCompare:
+		return m.cmp.update(k)
 	}
 	v := &m.overlayView
 	if key.Matches(k, m.okeys.Close) {
@@ -418,6 +439,8 @@ func (m *Model) overlayContent() string {
 		return m.overlayView.view(m.st)
 	case overlayPin:
 		return m.pin.view()
+	case overlayCompare:
+		return m.cmp.view()
 	}
 	end := min(m.helpTop+m.overlayView.height, len(m.helpLines))
 	return strings.Join(m.helpLines[min(m.helpTop, end):end], "\n")
@@ -429,9 +452,9 @@ func (m *Model) globalHelp() []key.Binding {
 	k.Relist.SetEnabled(m.session() != nil)
 	k.Info.SetEnabled(m.infoAvailable())
 	tools, editor, result := k.Tools, k.Editor, k.Result
-	tools.SetEnabled(!m.readOnly)
-	editor.SetEnabled(!m.readOnly)
-	result.SetEnabled(!m.readOnly)
+	tools.SetEnabled(!m.framesOnly())
+	editor.SetEnabled(!m.framesOnly())
+	result.SetEnabled(!m.framesOnly())
 	return []key.Binding{k.Next, k.Prev, tools, editor, result, k.Frames, k.Info, k.Retry, k.Relist, k.Help, k.Quit, k.ForceQuit}
 }
 
@@ -455,12 +478,30 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		m.sessMu.Lock()
 		m.sess = msg.s
 		m.sessMu.Unlock()
-		m.hdr.state, m.hdr.info = stateConnected, msg.s.Info()
+		m.hdr.info = msg.s.Info()
+		if m.readOnly {
+			// The header keeps naming the recording; the live server is what
+			// recorded calls are reproduced against.
+			i := msg.s.Info()
+			m.hdr.repro = fmt.Sprintf("reproducing on %s %s (%s) ● connected", i.ServerName, i.ServerVersion, m.opts.Target.String())
+			m.editor.readOnly = false
+		} else {
+			m.hdr.state = stateConnected
+		}
 		m.result.live = true
 		m.status = ""
+		m.tools.loading = true
 		return listTools(m.ctx, msg.s, m.cfg.Timeout, "connected")
 	case connectFailedMsg:
 		if msg.attempt != m.attempt || m.ctx.Err() != nil {
+			return nil
+		}
+		if m.readOnly {
+			// The recording stays on screen; r tries again.
+			m.reproStarted, m.repro = false, nil
+			m.hdr.repro = ""
+			m.resize(m.width, m.height)
+			m.setStatus(fmt.Sprintf("cannot reproduce: %s did not connect: %v (r tries again)", m.opts.Target.String(), msg.err), true)
 			return nil
 		}
 		m.hdr.state, m.connErr = stateFailed, msg.err
@@ -481,6 +522,9 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 			}
 		}
 		m.resize(m.width, m.height)
+		if msg.reason == "connected" && m.repro != nil {
+			m.startReproduce()
+		}
 	case toolsChangedMsg:
 		cmds := []tea.Cmd{waitToolsChanged(m.ctx, m.toolsChanged)}
 		if s := m.session(); s != nil {
@@ -517,6 +561,10 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 		if t := m.tools.tool(msg.tool); t != nil {
 			c.output, c.def = t.Output, t.raw
 		}
+		if m.repro != nil && m.repro.Name == c.tool && m.repro.Answered() {
+			c.baseline = m.repro
+		}
+		m.noteArguments(c)
 		m.calls = append(m.calls, c)
 		m.editor.histPos = len(m.calls)
 		m.result.show(c.id)
@@ -541,6 +589,10 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 			m.setFocus(paneResult)
 		}
 		m.setStatus(fmt.Sprintf("call #%d %s: %s", c.id, c.tool, ansi.Strip(c.badge(m.st))), c.outcome() != outcomeOK)
+		if c.baseline != nil && c.pinnable() && m.overlay == overlayNone {
+			m.setFocus(paneResult)
+			m.openCompare(*c.baseline, liveCall(c), c.id)
+		}
 		return cmd
 	case renderedMsg:
 		if c := m.call(msg.id); c != nil {
@@ -571,6 +623,10 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 			m.selectCallFrames(c, false)
 		}
 	case showFramesMsg:
+		if m.readOnly {
+			m.setStatus("the frames pane shows the recording; a reproduced call's own frames are not in it (v shows its raw response)", true)
+			return nil
+		}
 		if m.frames.selectSeq(msg.seq) {
 			m.setFocus(paneFrames)
 		}
@@ -590,8 +646,8 @@ func (m *Model) call(id int) *call {
 // selectCallFrames selects a call's response frame (its request is marked
 // as the partner), or its request while it is unanswered.
 func (m *Model) selectCallFrames(c *call, focus bool) {
-	if c.ex == nil {
-		return
+	if c.ex == nil || m.readOnly {
+		return // a reproduction's frames are not the recording's
 	}
 	f := c.ex.Response
 	if f == nil {
@@ -615,7 +671,7 @@ func (m *Model) setFocus(id paneID) {
 }
 
 func (m *Model) cycle(d int) {
-	if m.readOnly {
+	if m.framesOnly() {
 		return
 	}
 	m.setFocus(paneID((int(m.focus) + d + int(paneCount)) % int(paneCount)))
@@ -643,6 +699,10 @@ func (m *Model) wheel(ms tea.Mouse) {
 		m.pin.wheel(dy)
 		return
 	}
+	if m.overlay == overlayCompare {
+		m.cmp.wheel(dy)
+		return
+	}
 	for id := paneTools; id < paneCount; id++ {
 		if !m.lay.visible[id] || (m.lay.tabs && id != m.focus) {
 			continue
@@ -667,7 +727,9 @@ func (m *Model) resize(w, h int) {
 	}
 	m.width, m.height = w, h
 	m.hdr.setSize(w)
-	m.lay = arrange(w, h, 2, footerH, m.readOnly)
+	m.lay = arrange(w, h, 2, footerH, m.framesOnly())
+	m.frames.split = m.framesOnly() && w >= 100
+	m.frames.bodyFor = -1 // redraw: the split may have changed
 	for id := paneTools; id < paneCount; id++ {
 		r := m.lay.content(id)
 		switch id {
@@ -688,6 +750,9 @@ func (m *Model) resize(w, h int) {
 	}
 	m.overlayView.setSize(max(w-4, 1), max(h-2-footerH-2, 1))
 	m.pin.setSize(m.overlayView.width, m.overlayView.height)
+	if m.cmp != nil {
+		m.cmp.setSize(m.overlayView.width, m.overlayView.height)
+	}
 	switch m.overlay {
 	case overlayHelp:
 		m.openHelp()
@@ -732,10 +797,12 @@ func (m *Model) render() string {
 			title = "Server info"
 		case overlayPin:
 			title = fmt.Sprintf("Pin call #%d as a golden fixture", m.pin.callID)
+		case overlayCompare:
+			title = m.cmp.title()
 		}
 		lines = append(lines, box(m.st, title, m.overlayContent(), m.width, m.height-2-footerH, true)...)
 	case m.lay.tabs:
-		if !m.readOnly {
+		if !m.framesOnly() {
 			lines = append(lines, m.tabBar())
 		}
 		id := m.focus
@@ -831,6 +898,12 @@ func (m *Model) footer() string {
 	switch {
 	case m.overlay == overlayPin:
 		for _, b := range m.pin.help() {
+			if b.Enabled() {
+				bs = append(bs, b)
+			}
+		}
+	case m.overlay == overlayCompare:
+		for _, b := range m.cmp.help() {
 			if b.Enabled() {
 				bs = append(bs, b)
 			}

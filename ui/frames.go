@@ -44,10 +44,32 @@ type framesPane struct {
 	follow    bool
 	bodyFocus bool
 	showRaw   bool
+	rendered  bool // the body shows the rendered view (when there is no side view)
 	body      textView
 	bodyFor   int
 	bodyRaw   bool
+	bodyRend  bool
 	bodyNote  string
+
+	// split puts the rendered view beside the bytes (a read-only screen
+	// wide enough for both); side is that view.
+	split    bool
+	side     textView
+	sideNote string
+
+	// The timeline lists the requests (the handshake and every call) with
+	// their latency and outcome, read lazily for the rows on screen.
+	timeline bool
+	tl       []int // frame indexes of requests, in order
+	tlSeen   int   // frames scanned for tl
+	tlSel    int
+	tlTop    int
+	toolOf   map[int]string // tools/call request index → params.name, read on demand
+	marks    map[int]string // response index → outcome mark, read on demand
+	markIdx  int            // the marked call's request frame index, or -1
+
+	reproducible bool // the root can reproduce a recorded call (r)
+	hasMark      bool // a call is marked, so c can compare with it
 
 	focused       bool
 	width, height int
@@ -57,8 +79,9 @@ type framesPane struct {
 func newFramesPane(st *styles, r frames.Reader) *framesPane {
 	ti := newTextEdit(st, true)
 	ti.prompt = "/ "
-	ti.placeholder = "method, id=…, or text in the summary"
-	p := &framesPane{st: st, keys: newFramesKeys(), ikeys: newInputKeys(), out: &outbox{}, r: r, input: ti, follow: true, bodyFor: -1}
+	ti.placeholder = "method, tool=NAME, id=…, or text in the summary"
+	p := &framesPane{st: st, keys: newFramesKeys(), ikeys: newInputKeys(), out: &outbox{}, r: r, input: ti, follow: true, bodyFor: -1,
+		toolOf: map[int]string{}, marks: map[int]string{}, markIdx: -1}
 	p.grow(r.Len())
 	return p
 }
@@ -103,6 +126,9 @@ func (p *framesPane) grow(n int) {
 		}
 	}
 	p.n = n
+	if p.timeline {
+		p.scanRequests()
+	}
 	if p.follow && atEnd && !p.bodyFocus {
 		p.sel = max(p.count()-1, 0)
 	}
@@ -124,6 +150,10 @@ func (p *framesPane) match(i int) bool {
 	q := strings.ToLower(p.query)
 	if id, ok := strings.CutPrefix(q, "id="); ok {
 		return strings.Trim(strings.ToLower(f.ID), `"`) == strings.Trim(id, `"`)
+	}
+	if name, ok := strings.CutPrefix(q, "tool="); ok {
+		t := p.tool(i)
+		return t != "" && strings.Contains(strings.ToLower(t), strings.TrimSpace(name))
 	}
 	return strings.Contains(strings.ToLower(f.Method), q) ||
 		strings.Contains(strings.ToLower(f.Err), q) || strings.Contains(strings.ToLower(f.Note), q) ||
@@ -209,21 +239,41 @@ func (p *framesPane) setSize(w, h int) {
 	p.width, p.height = w, h
 	p.input.setSize(w, 1)
 	p.listH = max(min(h*2/5, h-6), min(3, h))
-	p.body.setSize(w, max(h-p.listH-3, 0))
+	bodyH := max(h-p.listH-3, 0)
+	if p.split {
+		bw := w / 2
+		p.body.setSize(bw, bodyH)
+		p.side.setSize(w-bw-1, bodyH)
+	} else {
+		p.body.setSize(w, bodyH)
+	}
 	p.keepVisible()
+	p.keepTimelineVisible()
+	p.syncBody()
 }
 
 // syncBody loads the selected frame's bytes into the body when the
 // selection or the mode changed.
 func (p *framesPane) syncBody() {
 	i := p.selectedIndex()
-	if i == p.bodyFor && p.showRaw == p.bodyRaw {
+	if i == p.bodyFor && p.showRaw == p.bodyRaw && p.rendered == p.bodyRend {
 		return
 	}
-	p.bodyFor, p.bodyRaw = i, p.showRaw
+	p.bodyFor, p.bodyRaw, p.bodyRend = i, p.showRaw, p.rendered
 	p.bodyNote = ""
 	if i < 0 {
 		p.body.setDoc(newDoc(nil))
+		p.side.setDoc(newDoc(nil))
+		return
+	}
+	if p.split {
+		d, note := p.renderedDoc(i)
+		p.side.setDoc(d)
+		p.sideNote = note
+	} else if p.rendered {
+		d, note := p.renderedDoc(i)
+		p.body.setDoc(d)
+		p.bodyNote = note
 		return
 	}
 	f := p.r.Frame(i)
@@ -287,6 +337,9 @@ func (p *framesPane) update(msg tea.Msg) tea.Cmd {
 	if p.bodyFocus {
 		return p.updateBody(k)
 	}
+	if p.timeline {
+		return p.updateTimeline(k)
+	}
 	n := p.count()
 	moved := true
 	switch {
@@ -302,6 +355,10 @@ func (p *framesPane) update(msg tea.Msg) tea.Cmd {
 		p.sel = 0
 	case key.Matches(k, p.keys.End):
 		p.sel = max(n-1, 0)
+	case key.Matches(k, p.keys.NextCall):
+		p.sel = p.nextRequest(+1)
+	case key.Matches(k, p.keys.PrevCall):
+		p.sel = p.nextRequest(-1)
 	case key.Matches(k, p.keys.Partner):
 		i := p.selectedIndex()
 		if i < 0 {
@@ -326,21 +383,23 @@ func (p *framesPane) update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *framesPane) updateBody(k tea.KeyPressMsg) tea.Cmd {
+	// The bytes and the rendered view beside them scroll together.
+	both := func(f func(v *textView)) { f(&p.body); f(&p.side) }
 	switch {
 	case key.Matches(k, p.keys.Back):
 		p.bodyFocus = false
 	case key.Matches(k, p.keys.Up):
-		p.body.scroll(-1)
+		both(func(v *textView) { v.scroll(-1) })
 	case key.Matches(k, p.keys.Down):
-		p.body.scroll(1)
+		both(func(v *textView) { v.scroll(1) })
 	case key.Matches(k, p.keys.PageUp):
-		p.body.scroll(-max(p.body.height-1, 1))
+		both(func(v *textView) { v.scroll(-max(v.height-1, 1)) })
 	case key.Matches(k, p.keys.PageDown):
-		p.body.scroll(max(p.body.height-1, 1))
+		both(func(v *textView) { v.scroll(max(v.height-1, 1)) })
 	case key.Matches(k, p.keys.Home):
-		p.body.home()
+		both((*textView).home)
 	case key.Matches(k, p.keys.End):
-		p.body.end()
+		both((*textView).end)
 	default:
 		return p.updateCommon(k)
 	}
@@ -355,12 +414,22 @@ func (p *framesPane) updateCommon(k tea.KeyPressMsg) tea.Cmd {
 			p.bodyFocus = true
 		}
 	case key.Matches(k, p.keys.Raw):
-		p.showRaw = !p.showRaw
+		// pretty → raw → rendered; the rendered view has its own column when split.
+		switch {
+		case p.split || !p.showRaw && !p.rendered:
+			p.showRaw, p.rendered = !p.showRaw, false
+		case p.showRaw:
+			p.showRaw, p.rendered = false, true
+		default:
+			p.rendered = false
+		}
 		p.syncBody()
 	case key.Matches(k, p.keys.BodyUp):
 		p.body.scroll(-3)
+		p.side.scroll(-3)
 	case key.Matches(k, p.keys.BodyDown):
 		p.body.scroll(3)
+		p.side.scroll(3)
 	case key.Matches(k, p.keys.Filter):
 		p.filtering = true
 		p.bodyFocus = false
@@ -390,6 +459,23 @@ func (p *framesPane) updateCommon(k tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		p.refilter()
+	case key.Matches(k, p.keys.Timeline):
+		p.toggleTimeline()
+	case key.Matches(k, p.keys.Reproduce):
+		if i := p.callAt(); i >= 0 {
+			return p.out.send(reproduceMsg{frame: i})
+		}
+		return p.out.send(statusMsg{text: "select a tools/call request or response to reproduce (n steps to the next request)", isErr: true})
+	case key.Matches(k, p.keys.Mark):
+		if i := p.callAt(); i >= 0 {
+			return p.out.send(markMsg{ref: callRef{frame: i}})
+		}
+		return p.out.send(statusMsg{text: "select a tools/call request or response to mark", isErr: true})
+	case key.Matches(k, p.keys.Compare):
+		if i := p.callAt(); i >= 0 {
+			return p.out.send(compareMsg{ref: callRef{frame: i}})
+		}
+		return p.out.send(statusMsg{text: "select a tools/call request or response to compare with the marked call", isErr: true})
 	case key.Matches(k, p.keys.Write):
 		i := p.selectedIndex()
 		if i < 0 {
@@ -418,6 +504,7 @@ func (p *framesPane) wheel(dy, y int) {
 		return
 	}
 	p.body.scroll(dy * 3)
+	p.side.scroll(dy * 3)
 }
 
 func (p *framesPane) help() []key.Binding {
@@ -432,11 +519,21 @@ func (p *framesPane) help() []key.Binding {
 	k.Write.SetEnabled(has)
 	k.Raw.SetEnabled(has)
 	k.ClearFilter.SetEnabled(p.filtered)
+	isCall := p.callAt() >= 0
+	k.Reproduce.SetEnabled(isCall && p.reproducible)
+	k.Mark.SetEnabled(isCall)
+	k.Compare.SetEnabled(isCall && p.hasMark)
 	nav := k.list()
 	if p.bodyFocus {
 		nav = []key.Binding{bind([]string{"up"}, "↑/↓", "scroll"), k.PageUp, k.PageDown, k.Home, k.End}
 	}
-	return append(nav, k.Partner, k.Body, k.Back, k.Raw, k.Write, k.Filter, k.Direction, k.Kind, k.ClearFilter, k.BodyUp, k.BodyDown)
+	if p.timeline {
+		k.Timeline.SetHelp("T", "back to the frames")
+		k.Body.SetHelp("enter", "show this request in the frames")
+		return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Body, k.Timeline, k.Reproduce, k.Mark, k.Compare, k.Partner, k.Raw, k.BodyUp, k.BodyDown}
+	}
+	return append(nav, k.Reproduce, k.Timeline, k.NextCall, k.PrevCall, k.Partner, k.Mark, k.Compare, k.Body, k.Back, k.Raw, k.Write,
+		k.Filter, k.Direction, k.Kind, k.ClearFilter, k.BodyUp, k.BodyDown)
 }
 
 // filterDesc says which filters are on.
@@ -460,6 +557,8 @@ func (p *framesPane) view() string {
 	switch {
 	case p.filtering:
 		b.WriteString(p.input.view())
+	case p.timeline:
+		b.WriteString(p.st.muted.Render(ansi.Truncate(p.timelineHead(), p.width, "…")))
 	default:
 		head := thousands(p.n) + " frames"
 		if p.filtered {
@@ -478,6 +577,10 @@ func (p *framesPane) view() string {
 	seqW := len(fmt.Sprint(p.n))
 	for r := 0; r < p.listH; r++ {
 		b.WriteByte('\n')
+		if p.timeline {
+			b.WriteString(p.timelineRow(p.tlTop+r, seqW))
+			continue
+		}
 		pos := p.top + r
 		if pos >= p.count() {
 			continue
@@ -491,13 +594,20 @@ func (p *framesPane) view() string {
 	if p.bodyFor >= 0 && p.bodyFor < p.n {
 		if e := p.r.Frame(p.bodyFor).Err; e != "" {
 			b.WriteString(p.st.frameInvalid.Render(ansi.Truncate("! "+e, p.width, "…")))
+		} else if p.split {
+			b.WriteString(p.st.muted.Render(fitTo(p.bodyNote+" · "+p.body.position(), p.body.width) + " " +
+				ansi.Truncate(p.sideNote, p.side.width, "…")))
 		} else {
 			b.WriteString(p.st.muted.Render(ansi.Truncate(p.bodyNote+" · "+p.body.position(), p.width, "…")))
 		}
 	}
 	if p.body.height > 0 {
 		b.WriteByte('\n')
-		b.WriteString(p.body.view(p.st))
+		if p.split {
+			b.WriteString(sideBySide(p.body.view(p.st), p.body.width, p.side.view(p.st), p.side.width, p.body.height, p.st.muted.Render("│")))
+		} else {
+			b.WriteString(p.body.view(p.st))
+		}
 	}
 	return b.String()
 }
@@ -557,6 +667,9 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 		}
 	default:
 		what = f.Method
+		if t := p.tool(i); t != "" {
+			what += " " + t
+		}
 		if f.ID != "" {
 			what += " id=" + f.ID
 		}

@@ -29,6 +29,7 @@ type header struct {
 	state  connState
 	target string // what the user asked for, e.g. "demo server" or the command
 	title  string // read-only mode: what is being shown
+	repro  string // read-only mode: the live server recorded calls are reproduced on
 	info   session.Info
 	frames int
 	width  int
@@ -42,6 +43,9 @@ func (h *header) view() string {
 	switch h.state {
 	case stateReadOnly:
 		l1 = append(l1, h.title, h.st.muted.Render("read-only"), fmt.Sprintf("%s frames", thousands(h.frames)))
+		if h.repro != "" {
+			l1 = append(l1, h.st.stateConnected.Render(h.repro))
+		}
 	case stateConnecting:
 		l1 = append(l1, h.target, h.st.stateConnecting.Render("◌ connecting…"))
 	case stateFailed:
@@ -84,7 +88,10 @@ func (h *header) view() string {
 	case stateConnecting:
 		line2 = h.st.muted.Render("starting the server and performing the handshake…")
 	case stateReadOnly:
-		line2 = h.st.muted.Render("recorded frames; nothing is sent")
+		line2 = h.st.muted.Render("recorded frames; nothing is sent · r on a tools/call reproduces it, m marks it, c compares with the mark · T timeline")
+		if h.repro != "" {
+			line2 = h.st.muted.Render("the frames pane shows the recording; reproduced calls go to the live server · 4 back to the frames")
+		}
 	}
 	return line1 + "\n" + ansi.Truncate(line2, h.width, "…")
 }

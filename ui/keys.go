@@ -87,7 +87,7 @@ func newEditorKeys() editorKeys {
 
 type resultKeys struct {
 	scrollKeys
-	Pin, Older, Newer, EditAgain, ShowFrames, Raw, Write key.Binding
+	Pin, Older, Newer, EditAgain, ShowFrames, Raw, Write, Mark, Compare key.Binding
 }
 
 func newResultKeys() resultKeys {
@@ -100,12 +100,15 @@ func newResultKeys() resultKeys {
 		ShowFrames: bind([]string{"f"}, "f", "select this call's frames"),
 		Raw:        bind([]string{"v"}, "v", "raw response / rendered result"),
 		Write:      bind([]string{"w"}, "w", "write the response to a file"),
+		Mark:       bind([]string{"m"}, "m", "mark this call to compare with"),
+		Compare:    bind([]string{"c"}, "c", "compare this call with the marked one"),
 	}
 }
 
 type framesKeys struct {
 	scrollKeys
-	Partner, Body, Back, Raw, Filter, ClearFilter, Direction, Kind, Write, BodyUp, BodyDown key.Binding
+	Partner, Body, Back, Raw, Filter, ClearFilter, Direction, Kind, Write, BodyUp, BodyDown,
+	NextCall, PrevCall, Timeline, Reproduce, Mark, Compare key.Binding
 }
 
 func newFramesKeys() framesKeys {
@@ -114,14 +117,38 @@ func newFramesKeys() framesKeys {
 		Partner:     bind([]string{"p", "%"}, "p", "jump request ↔ response"),
 		Body:        bind([]string{"enter"}, "enter", "scroll the body"),
 		Back:        bind([]string{"esc"}, "esc", "back to the list"),
-		Raw:         bind([]string{"v"}, "v", "raw bytes / pretty"),
-		Filter:      bind([]string{"/"}, "/", "filter by method or text"),
+		Raw:         bind([]string{"v"}, "v", "pretty / raw bytes / rendered"),
+		Filter:      bind([]string{"/"}, "/", "filter by method, tool=NAME, id=… or text"),
 		ClearFilter: bind([]string{"x"}, "x", "clear all filters"),
 		Direction:   bind([]string{"d"}, "d", "filter direction (all, →, ←)"),
 		Kind:        bind([]string{"t"}, "t", "filter kind"),
 		Write:       bind([]string{"w"}, "w", "write the body to a file"),
 		BodyUp:      bind([]string{"K", "shift+up"}, "K", "scroll body up"),
 		BodyDown:    bind([]string{"J", "shift+down"}, "J", "scroll body down"),
+		NextCall:    bind([]string{"n"}, "n", "next request"),
+		PrevCall:    bind([]string{"N"}, "N", "previous request"),
+		Timeline:    bind([]string{"T"}, "T", "timeline: the handshake and every call"),
+		Reproduce:   bind([]string{"r"}, "r", "reproduce this tools/call against a live server"),
+		Mark:        bind([]string{"m"}, "m", "mark this tools/call to compare with"),
+		Compare:     bind([]string{"c"}, "c", "compare this tools/call with the marked one"),
+	}
+}
+
+// compareKeys drive the comparison of two calls: the results scroll
+// together, the drift summary on its own.
+type compareKeys struct {
+	scrollKeys
+	SummaryUp, SummaryDown, Pin, EditAgain, Close key.Binding
+}
+
+func newCompareKeys() compareKeys {
+	return compareKeys{
+		scrollKeys:  newScrollKeys(),
+		SummaryUp:   bind([]string{"K", "shift+up"}, "K", "scroll the differences up"),
+		SummaryDown: bind([]string{"J", "shift+down"}, "J", "scroll the differences down"),
+		Pin:         bind([]string{"P"}, "P", "pin the new call as a golden fixture"),
+		EditAgain:   bind([]string{"e"}, "e", "edit the arguments and send again"),
+		Close:       bind([]string{"esc", "q"}, "esc", "close"),
 	}
 }
 

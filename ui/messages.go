@@ -142,3 +142,24 @@ type statusMsg struct {
 	text  string
 	isErr bool
 }
+
+// reproduceMsg asks to reproduce the recorded tools/call at frame index
+// frame: connect (to the recording's own target unless another was given),
+// load its exact arguments into the editor, and compare what comes back.
+type reproduceMsg struct{ frame int }
+
+// A callRef names a call to mark or compare: a call of this session by id
+// (id > 0), or else the tools/call at frame index frame of the frames pane.
+type callRef struct {
+	id    int
+	frame int
+}
+
+// markMsg asks to mark a call as the one others are compared with.
+type markMsg struct{ ref callRef }
+
+// compareMsg asks to compare a call with the marked one.
+type compareMsg struct{ ref callRef }
+
+// closeCompareMsg asks to close the comparison.
+type closeCompareMsg struct{}

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/frames/schema"
 	"github.com/mcpjig/jig/session"
 )
@@ -34,6 +35,13 @@ type call struct {
 	partial       bool // the result flags itself as incomplete
 	rendering     bool // a large result is being rendered off the UI goroutine
 	outcomeOf     *outcome
+
+	// baseline is the recorded call this one reproduces, compared with it
+	// when it comes back; argsNote says how the arguments differ from the
+	// baseline or from the previous call of the same tool.
+	baseline *fixture.Call
+	argsNote string
+	argsSame bool
 }
 
 // largeResult is the response size above which a result is rendered in a
@@ -84,6 +92,7 @@ type resultPane struct {
 
 	focused       bool
 	live          bool // a session is open: a call can be pinned
+	hasMark       bool // a call is marked: c compares with it
 	width, height int
 }
 
@@ -184,6 +193,10 @@ func (p *resultPane) update(msg tea.Msg) tea.Cmd {
 		return p.out.send(pinCallMsg{id: c.id})
 	case key.Matches(k, p.keys.EditAgain):
 		return p.out.send(editCallMsg{id: c.id})
+	case key.Matches(k, p.keys.Mark):
+		return p.out.send(markMsg{ref: callRef{id: c.id, frame: -1}})
+	case key.Matches(k, p.keys.Compare):
+		return p.out.send(compareMsg{ref: callRef{id: c.id, frame: -1}})
 	case key.Matches(k, p.keys.ShowFrames):
 		if c.ex != nil && c.ex.Request != nil {
 			return p.out.send(showFramesMsg{seq: c.ex.Request.Seq})
@@ -210,7 +223,9 @@ func (p *resultPane) help() []key.Binding {
 	k.Write.SetEnabled(c != nil && c.ex != nil && c.ex.Response != nil)
 	k.Raw.SetEnabled(c != nil)
 	k.Pin.SetEnabled(p.live && c != nil && c.pinnable())
-	return append(k.list(), k.Pin, k.Older, k.Newer, k.EditAgain, k.ShowFrames, k.Raw, k.Write)
+	k.Mark.SetEnabled(c != nil && c.done)
+	k.Compare.SetEnabled(c != nil && c.done && p.hasMark)
+	return append(k.list(), k.Pin, k.Older, k.Newer, k.EditAgain, k.Mark, k.Compare, k.ShowFrames, k.Raw, k.Write)
 }
 
 func (p *resultPane) view() string {
@@ -362,6 +377,13 @@ func (c *call) doc() *doc {
 
 func (c *call) writeHead(b *docBuilder) {
 	b.line(roleMuted, "→ "+c.tool+" "+oneLine(c.args, 400))
+	switch {
+	case c.argsNote == "":
+	case c.argsSame:
+		b.line(roleMuted, c.argsNote)
+	default:
+		b.line(roleWarn, "≠ "+c.argsNote)
+	}
 	if len(c.violations) > 0 {
 		b.linef(roleWarn, "! sent despite %d input-schema violation%s:", len(c.violations), plural(len(c.violations)))
 		for _, v := range c.violations {

@@ -1,0 +1,211 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpjig/jig/frames/fixture"
+)
+
+// compareView shows two calls of a tool against each other: first which
+// arguments differ (a comparison where several inputs moved at once
+// attributes nothing), then B's response against A's as a fixture replay
+// would judge it (cosmetic, warn, breaking), then both results rendered,
+// side by side when there is room and stacked when not.
+type compareView struct {
+	st   *styles
+	keys compareKeys
+	out  *outbox
+
+	a, b    fixture.Call
+	newID   int // the session's call on the B side (pinnable, editable), or 0
+	differ  []string
+	report  fixture.Report
+	summary textView
+	left    textView
+	right   textView
+	stacked bool
+
+	width, height int
+}
+
+func newCompareView(st *styles, out *outbox, a, b fixture.Call, newID int) (*compareView, error) {
+	differ, rep, err := fixture.CompareCalls(a, b)
+	if err != nil {
+		return nil, err
+	}
+	v := &compareView{st: st, keys: newCompareKeys(), out: out, a: a, b: b, newID: newID, differ: differ, report: rep}
+	var lb, rb docBuilder
+	writeRecordedCall(&lb, a)
+	writeRecordedCall(&rb, b)
+	v.left.setDoc(lb.doc())
+	v.right.setDoc(rb.doc())
+	return v, nil
+}
+
+// title names the comparison for the overlay's border.
+func (v *compareView) title() string {
+	return fmt.Sprintf("Compare %s → %s", v.a.Label, v.b.Label)
+}
+
+// argumentsLine is the verdict on the inputs, the first thing to read.
+func (v *compareView) argumentsLine() string { return fixture.DescribeArguments(v.differ, "") }
+
+// verdict is the verdict on the outputs.
+func (v *compareView) verdict() string {
+	counts := map[fixture.Severity]int{}
+	for _, d := range v.report.Differences {
+		counts[d.Severity]++
+	}
+	switch v.report.Worst() {
+	case fixture.Breaking:
+		return fmt.Sprintf("✗ BREAKING drift (%d breaking, %d warn, %d cosmetic)", counts[fixture.Breaking], counts[fixture.Warn], counts[fixture.Cosmetic])
+	case fixture.Warn:
+		return fmt.Sprintf("~ drift worth a look (%d warn, %d cosmetic)", counts[fixture.Warn], counts[fixture.Cosmetic])
+	case fixture.Cosmetic:
+		return fmt.Sprintf("✓ no drift (%d cosmetic differences only)", counts[fixture.Cosmetic])
+	}
+	return "✓ no drift: the responses are the same"
+}
+
+func (v *compareView) summaryDoc() *doc {
+	var b docBuilder
+	w := v.width
+	b.line(rolePlain, wrapHanging(fmt.Sprintf("A  %s · %s %s", v.a.Label, v.a.Name, oneLine(string(v.a.Arguments), 300)), "   ", w))
+	b.line(rolePlain, wrapHanging(fmt.Sprintf("B  %s · %s %s", v.b.Label, v.b.Name, oneLine(string(v.b.Arguments), 300)), "   ", w))
+	if len(v.differ) == 0 {
+		b.line(roleOK, v.argumentsLine())
+	} else {
+		b.line(roleWarn, v.argumentsLine())
+		b.line(roleMuted, wrapText("Several inputs moved: a difference below may come from the arguments, not the server. Change one at a time to attribute it.", "", w))
+	}
+	role := roleOK
+	switch v.report.Worst() {
+	case fixture.Breaking:
+		role = roleError
+	case fixture.Warn:
+		role = roleWarn
+	}
+	b.line(role, v.verdict())
+	var text strings.Builder
+	_ = fixture.WriteText(&text, []fixture.Report{v.report}, true)
+	for _, l := range strings.Split(strings.TrimRight(text.String(), "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(l, "Scenario:"), strings.HasPrefix(l, "Method:"), l == "", strings.Contains(l, "scenario: 1"), strings.HasPrefix(l, "1 scenario"):
+			continue // said above
+		case strings.HasPrefix(l, "  no drift"):
+			continue
+		case strings.HasPrefix(l, "- "):
+			b.line(roleRemoved, l)
+		case strings.HasPrefix(l, "+ "):
+			b.line(roleAdded, l)
+		case strings.HasPrefix(l, "~ "), strings.HasPrefix(l, "! "):
+			b.line(roleChanged, l)
+		case strings.HasPrefix(l, "  · "):
+			b.line(roleMuted, l)
+		default:
+			b.line(rolePlain, l)
+		}
+	}
+	return b.doc()
+}
+
+func (v *compareView) setSize(w, h int) {
+	v.width, v.height = w, h
+	v.summary.setSize(w, 1) // wrap at the width first, to measure
+	v.summary.keepDoc(v.summaryDoc())
+	sumH := min(len(v.summary.rows), max(h*2/5, 4))
+	v.summary.setSize(w, sumH)
+	rest := max(h-sumH-1, 2)
+	v.stacked = w < 100
+	if v.stacked {
+		top := rest / 2
+		v.left.setSize(w, max(top-1, 1))
+		v.right.setSize(w, max(rest-top-1, 1))
+		return
+	}
+	lw := (w - 1) / 2
+	v.left.setSize(lw, max(rest-1, 1))
+	v.right.setSize(w-lw-1, max(rest-1, 1))
+}
+
+func (v *compareView) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	both := func(f func(t *textView)) { f(&v.left); f(&v.right) }
+	switch {
+	case key.Matches(k, v.keys.Close):
+		return v.out.send(closeCompareMsg{})
+	case key.Matches(k, v.keys.Pin) && v.newID > 0:
+		return v.out.send(pinCallMsg{id: v.newID})
+	case key.Matches(k, v.keys.EditAgain) && v.newID > 0:
+		v.out.send(closeCompareMsg{})
+		return v.out.send(editCallMsg{id: v.newID})
+	case key.Matches(k, v.keys.SummaryUp):
+		v.summary.scroll(-1)
+	case key.Matches(k, v.keys.SummaryDown):
+		v.summary.scroll(1)
+	case key.Matches(k, v.keys.Up):
+		both(func(t *textView) { t.scroll(-1) })
+	case key.Matches(k, v.keys.Down):
+		both(func(t *textView) { t.scroll(1) })
+	case key.Matches(k, v.keys.PageUp):
+		both(func(t *textView) { t.scroll(-max(t.height-1, 1)) })
+	case key.Matches(k, v.keys.PageDown):
+		both(func(t *textView) { t.scroll(max(t.height-1, 1)) })
+	case key.Matches(k, v.keys.Home):
+		both((*textView).home)
+	case key.Matches(k, v.keys.End):
+		both((*textView).end)
+	}
+	return nil
+}
+
+func (v *compareView) wheel(dy int) {
+	v.left.scroll(dy * 3)
+	v.right.scroll(dy * 3)
+}
+
+func (v *compareView) help() []key.Binding {
+	k := v.keys
+	k.Pin.SetEnabled(v.newID > 0)
+	k.EditAgain.SetEnabled(v.newID > 0)
+	return []key.Binding{k.Close, k.Pin, k.EditAgain, k.Down, k.SummaryDown}
+}
+
+func (v *compareView) columnTitle(side string, c fixture.Call, w int) string {
+	t := fmt.Sprintf("─ %s: %s ", side, c.Label)
+	if side == "A" {
+		t += "(was) "
+	} else {
+		t += "(now) "
+	}
+	if gap := w - ansi.StringWidth(t); gap > 0 {
+		t += strings.Repeat("─", gap)
+	}
+	return v.st.label.Render(ansi.Truncate(t, w, "…"))
+}
+
+func (v *compareView) view() string {
+	parts := []string{v.summary.view(v.st)}
+	if len(v.summary.rows) > v.summary.height {
+		parts = []string{strings.Join(fit(v.summary.view(v.st), v.width, v.summary.height-1), "\n"),
+			v.st.muted.Render(ansi.Truncate("J/K scroll the differences · "+v.summary.position(), v.width, "…"))}
+	}
+	if v.stacked {
+		parts = append(parts,
+			v.columnTitle("A", v.a, v.width), strings.Join(fit(v.left.view(v.st), v.width, v.left.height), "\n"),
+			v.columnTitle("B", v.b, v.width), strings.Join(fit(v.right.view(v.st), v.width, v.right.height), "\n"))
+		return strings.Join(parts, "\n")
+	}
+	sep := v.st.muted.Render("│")
+	parts = append(parts, v.columnTitle("A", v.a, v.left.width)+" "+v.columnTitle("B", v.b, v.right.width),
+		sideBySide(v.left.view(v.st), v.left.width, v.right.view(v.st), v.right.width, v.left.height, sep))
+	return strings.Join(parts, "\n")
+}

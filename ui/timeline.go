@@ -1,0 +1,380 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/fixture"
+)
+
+// Stepping through a recording by call rather than by frame: the timeline
+// of requests, the tool a tools/call names, and the rendered view of a
+// frame. Everything here reads bodies only for the frames on screen (or,
+// for a tool= filter, the tools/call requests), so a 100,000-frame
+// transcript opens as fast as its index.
+
+// tool is the tool a tools/call request (or its response) names, or "".
+func (p *framesPane) tool(i int) string {
+	f := p.r.Frame(i)
+	if f.IsResponse() {
+		if i = p.r.Partner(i); i < 0 {
+			return ""
+		}
+		f = p.r.Frame(i)
+	}
+	if f.Kind != frames.KindRequest || f.Method != "tools/call" {
+		return ""
+	}
+	if t, ok := p.toolOf[i]; ok {
+		return t
+	}
+	var env struct {
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	if body, err := p.r.Body(i); err == nil {
+		_ = json.Unmarshal(body, &env)
+	}
+	p.toolOf[i] = env.Params.Name
+	return env.Params.Name
+}
+
+// isCall reports whether frame i is a tools/call request or its response.
+func (p *framesPane) isCall(i int) bool {
+	f := p.r.Frame(i)
+	if f.IsResponse() {
+		j := p.r.Partner(i)
+		return j >= 0 && p.r.Frame(j).Method == "tools/call" && p.r.Frame(j).Kind == frames.KindRequest
+	}
+	return f.Kind == frames.KindRequest && f.Method == "tools/call"
+}
+
+// callAt is the selected frame when it is part of a tools/call, or -1.
+func (p *framesPane) callAt() int {
+	i := p.selectedIndex()
+	if i < 0 || !p.isCall(i) {
+		return -1
+	}
+	return i
+}
+
+// nextRequest is the shown position of the next (d=+1) or previous request
+// from the selection, or the selection when there is none.
+func (p *framesPane) nextRequest(d int) int {
+	for pos := p.sel + d; pos >= 0 && pos < p.count(); pos += d {
+		if p.r.Frame(p.at(pos)).Kind == frames.KindRequest {
+			return pos
+		}
+	}
+	return p.sel
+}
+
+// scanRequests extends the timeline to the frames known now; only
+// metadata is read.
+func (p *framesPane) scanRequests() {
+	for ; p.tlSeen < p.n; p.tlSeen++ {
+		if p.r.Frame(p.tlSeen).Kind == frames.KindRequest {
+			p.tl = append(p.tl, p.tlSeen)
+		}
+	}
+}
+
+func (p *framesPane) toggleTimeline() {
+	p.timeline = !p.timeline
+	p.bodyFocus = false
+	if !p.timeline {
+		return
+	}
+	p.scanRequests()
+	// Start on the request nearest the selection.
+	sel := p.selectedIndex()
+	if j := p.r.Partner(max(sel, 0)); sel >= 0 && p.r.Frame(sel).IsResponse() && j >= 0 {
+		sel = j
+	}
+	p.tlSel = 0
+	for k, i := range p.tl {
+		if i <= sel {
+			p.tlSel = k
+		}
+	}
+	p.keepTimelineVisible()
+	p.selectTimeline()
+}
+
+func (p *framesPane) keepTimelineVisible() {
+	if p.listH <= 0 {
+		return
+	}
+	if p.tlSel < p.tlTop {
+		p.tlTop = p.tlSel
+	}
+	if p.tlSel >= p.tlTop+p.listH {
+		p.tlTop = p.tlSel - p.listH + 1
+	}
+	p.tlTop = max(min(p.tlTop, len(p.tl)-p.listH), 0)
+}
+
+// selectTimeline shows the timeline's selected request in the body.
+func (p *framesPane) selectTimeline() {
+	if p.tlSel < len(p.tl) {
+		p.selectSeq(p.r.Frame(p.tl[p.tlSel]).Seq)
+	}
+}
+
+func (p *framesPane) updateTimeline(k tea.KeyPressMsg) tea.Cmd {
+	n := len(p.tl)
+	moved := true
+	switch {
+	case key.Matches(k, p.keys.Up):
+		p.tlSel = max(p.tlSel-1, 0)
+	case key.Matches(k, p.keys.Down):
+		p.tlSel = min(p.tlSel+1, max(n-1, 0))
+	case key.Matches(k, p.keys.PageUp):
+		p.tlSel = max(p.tlSel-p.listH, 0)
+	case key.Matches(k, p.keys.PageDown):
+		p.tlSel = min(p.tlSel+p.listH, max(n-1, 0))
+	case key.Matches(k, p.keys.Home):
+		p.tlSel = 0
+	case key.Matches(k, p.keys.End):
+		p.tlSel = max(n-1, 0)
+	case key.Matches(k, p.keys.Body), key.Matches(k, p.keys.Timeline), key.Matches(k, p.keys.Back):
+		p.timeline = false // the list shows the request the timeline was on
+		moved = false
+	case key.Matches(k, p.keys.Partner):
+		p.timeline = false
+		return p.update(k)
+	default:
+		return p.updateCommon(k)
+	}
+	if moved {
+		p.keepTimelineVisible()
+		p.selectTimeline()
+	}
+	return nil
+}
+
+func (p *framesPane) timelineHead() string {
+	calls := 0
+	for _, i := range p.tl {
+		if p.r.Frame(i).Method == "tools/call" {
+			calls++
+		}
+	}
+	return fmt.Sprintf("timeline · %s requests, %s tools/call · enter shows one in the frames · T back",
+		thousands(len(p.tl)), thousands(calls))
+}
+
+// timelineRow is one request: seq, method (and tool), latency, outcome.
+func (p *framesPane) timelineRow(pos, seqW int) string {
+	if pos < 0 || pos >= len(p.tl) {
+		return ""
+	}
+	i := p.tl[pos]
+	f := p.r.Frame(i)
+	gutter := "  "
+	if i == p.markIdx {
+		gutter = "◆ "
+	}
+	if pos == p.tlSel {
+		gutter = "▶ "
+	}
+	what := f.Method
+	if t := p.tool(i); t != "" {
+		what += " " + t
+	}
+	if f.Dir == frames.ServerToClient {
+		what = "← " + what + " (asked by the server)"
+	}
+	var lat, mark string
+	var markStyle = p.st.okText
+	if j := p.r.Partner(i); j >= 0 {
+		if d, ok := frames.Latency(p.r, j); ok {
+			lat = roundLatency(d)
+		}
+		mark, markStyle = p.outcomeMark(j)
+	} else {
+		mark, markStyle = "… no response", p.st.warnText
+	}
+	left := fmt.Sprintf("%s#%-*d %s", gutter, seqW, f.Seq, what)
+	right := strings.TrimSpace(lat + " " + mark)
+	gap := p.width - ansi.StringWidth(left) - ansi.StringWidth(right)
+	if gap < 1 {
+		left = ansi.Truncate(left, max(p.width-ansi.StringWidth(right)-1, 12), "…")
+		gap = max(p.width-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
+	}
+	if pos == p.tlSel {
+		st := p.st.selectedBlur
+		if p.focused {
+			st = p.st.selected
+		}
+		return st.Render(padRight(ansi.Truncate(left+strings.Repeat(" ", gap)+right, p.width, "…"), p.width))
+	}
+	return ansi.Truncate(p.st.frame(f).Render(left)+strings.Repeat(" ", gap)+markStyle.Render(right), p.width, "…")
+}
+
+// outcomeMark says how a response came out: ✓, ✗ with the error code, or,
+// for a tools/call result, ✗ isError or ⚠ PARTIAL (which needs its body,
+// read once when the row is first drawn).
+func (p *framesPane) outcomeMark(j int) (string, lipgloss.Style) {
+	f := p.r.Frame(j)
+	if f.Kind == frames.KindError {
+		return fmt.Sprintf("✗ %d", f.Code), p.st.errorText
+	}
+	if f.Method != "tools/call" {
+		return "✓", p.st.okText
+	}
+	m, ok := p.marks[j]
+	if !ok {
+		m = "✓"
+		if body, err := p.r.Body(j); err == nil {
+			var env struct {
+				Result json.RawMessage `json:"result"`
+			}
+			_ = json.Unmarshal(body, &env)
+			isErr, partial := resultFlags(env.Result)
+			switch {
+			case isErr:
+				m = "✗ isError"
+			case partial:
+				m = "⚠ PARTIAL"
+			}
+		}
+		p.marks[j] = m
+	}
+	switch {
+	case strings.HasPrefix(m, "✗"):
+		return m, p.st.errorText
+	case strings.HasPrefix(m, "⚠"):
+		return m, p.st.warnText
+	}
+	return m, p.st.okText
+}
+
+// resultFlags reads whether a tools/call result reports a tool error and
+// whether it flags itself as incomplete, the way the result pane does.
+func resultFlags(result json.RawMessage) (isError, partial bool) {
+	var b docBuilder
+	partial = writeResult(&b, result, nil)
+	if bytes.Contains(result, []byte(`"isError"`)) {
+		var r struct {
+			IsError bool `json:"isError"`
+		}
+		isError = json.Unmarshal(result, &r) == nil && r.IsError
+	}
+	return isError, partial
+}
+
+// renderedDoc is frame i read for meaning rather than bytes: a tools/call
+// response rendered as the result pane renders a call (content blocks,
+// structuredContent against the recorded outputSchema, partial flags); a
+// request's arguments; an error's code and message.
+func (p *framesPane) renderedDoc(i int) (*doc, string) {
+	var b docBuilder
+	f := p.r.Frame(i)
+	if p.isCall(i) {
+		c, err := fixture.RecordedCall(p.r, i)
+		if err != nil {
+			b.line(roleError, err.Error())
+			return b.doc(), "rendered"
+		}
+		writeRecordedCall(&b, c)
+		note := "rendered call"
+		if p.reproducible {
+			note += " · r reproduces it"
+		}
+		return b.doc(), note
+	}
+	body, err := p.r.Body(i)
+	if err != nil {
+		b.line(roleError, "body unavailable: "+err.Error())
+		return b.doc(), "rendered"
+	}
+	var env struct {
+		Params json.RawMessage `json:"params"`
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int             `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		} `json:"error"`
+	}
+	switch {
+	case !f.Kind.IsMessage():
+		b.line(roleMuted, fmt.Sprintf("%s frame: see its bytes", f.Kind))
+		if f.Err != "" {
+			b.line(roleWarn, f.Err)
+		}
+	case json.Unmarshal(body, &env) != nil:
+		b.line(roleError, "not JSON: see its bytes")
+	case env.Error != nil:
+		b.linef(roleRPCError, " ✗ JSON-RPC ERROR %d: %s ", env.Error.Code, env.Error.Message)
+		if !isNull(env.Error.Data) {
+			pr, _ := pretty(env.Error.Data)
+			b.bytes(pr)
+		}
+	case !isNull(env.Result):
+		b.line(roleLabel, f.Method+" result")
+		pr, _ := pretty(env.Result)
+		b.bytes(pr)
+	default:
+		b.line(roleLabel, f.Method+" params")
+		if !isNull(env.Params) {
+			pr, _ := pretty(env.Params)
+			b.bytes(pr)
+		}
+	}
+	return b.doc(), "rendered"
+}
+
+// writeRecordedCall renders a recorded tools/call: its arguments, then its
+// response as the result pane would show it.
+func writeRecordedCall(b *docBuilder, c fixture.Call) {
+	b.line(roleMuted, "→ "+c.Name+" "+oneLine(string(c.Arguments), 400))
+	switch {
+	case len(c.Error) > 0:
+		var e struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(c.Error, &e)
+		b.linef(roleRPCError, " ✗ JSON-RPC ERROR %d: %s ", e.Code, e.Message)
+		b.line(roleMuted, "The server refused the request itself: there is no result and no content.")
+		pr, _ := pretty(c.Error)
+		b.bytes(pr)
+	case len(c.Result) > 0:
+		if isErr, _ := resultFlags(c.Result); isErr {
+			b.line(roleToolError, "✗ TOOL ERROR — the result says isError: true (the tool ran and reported a failure)")
+		} else {
+			b.line(roleOK, "✓ result")
+		}
+		var def struct {
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		}
+		_ = json.Unmarshal(c.Tool, &def)
+		writeResult(b, c.Result, def.OutputSchema)
+	default:
+		b.line(roleMuted, "no response was recorded")
+	}
+}
+
+// fitTo pads or cuts s to exactly w cells.
+func fitTo(s string, w int) string { return fit(ansi.Truncate(s, w, "…"), w, 1)[0] }
+
+// sideBySide joins two blocks of h lines into columns of widths lw and rw.
+func sideBySide(left string, lw int, right string, rw, h int, sep string) string {
+	l, r := fit(left, lw, h), fit(right, rw, h)
+	out := make([]string, h)
+	for i := range out {
+		out[i] = l[i] + sep + r[i]
+	}
+	return strings.Join(out, "\n")
+}
