@@ -169,6 +169,9 @@ func (m *Model) Init() tea.Cmd {
 	if w, ok := m.cfg.Reader.(waiter); ok {
 		cmds = append(cmds, waitFrames(m.ctx, w, m.frames.n))
 	}
+	if m.readOnly {
+		cmds = append(cmds, indexTools(m.ctx, m.cfg.Reader, 0, m.frames.n))
+	}
 	if !m.readOnly {
 		m.attempt++
 		cmds = append(cmds, connect(m.ctx, m.opts, m.cfg.Timeout, m.attempt), waitToolsChanged(m.ctx, m.toolsChanged))
@@ -228,6 +231,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.pinning(msg)
 	case reproduceMsg, markMsg, compareMsg, closeCompareMsg:
 		return m, m.reproducing(msg)
+	case toolsIndexedMsg:
+		for i, t := range msg.names {
+			m.frames.toolOf[i] = t
+		}
 	case writeMsg:
 		return m, write(m.cfg.SaveDir, msg.name, msg.data)
 	case savedMsg:
@@ -617,6 +624,9 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 		}
 		m.editor.load(c.tool, input, c.args, pos)
 		m.setFocus(paneEditor)
+		if msg.edit {
+			m.editor.startEditing()
+		}
 		m.setStatus(fmt.Sprintf("arguments of call #%d loaded: edit, then ctrl+s sends a new call", c.id), false)
 	case selectCallMsg:
 		if c := m.call(msg.id); c != nil {

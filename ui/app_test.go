@@ -72,7 +72,7 @@ func start(t *testing.T, cfg Config, w, h int) *flow {
 // waitFor waits until every text is on the screen.
 func (f *flow) waitFor(texts ...string) {
 	f.t.Helper()
-	teatest.WaitFor(f.t, f.tm.Output(), func([]byte) bool {
+	teatest.WaitFor(screenOnFailure{f.t, f.p, texts}, f.tm.Output(), func([]byte) bool {
 		s := f.p.screen()
 		for _, t := range texts {
 			if !strings.Contains(s, t) {
@@ -81,6 +81,19 @@ func (f *flow) waitFor(texts ...string) {
 		}
 		return true
 	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+// screenOnFailure reports the last screen, ANSI stripped, instead of the
+// renderer's byte stream when a wait fails.
+type screenOnFailure struct {
+	*testing.T
+	p     probe
+	texts []string
+}
+
+func (s screenOnFailure) Fatal(args ...any) {
+	s.T.Helper()
+	s.T.Fatalf("waited 10s for %q; the screen is:\n%s", s.texts, s.p.screen())
 }
 
 func (f *flow) keys(keys ...string) {

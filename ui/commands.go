@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/replay"
@@ -63,6 +64,25 @@ func renderCall(c *call) tea.Cmd {
 	return func() tea.Msg {
 		d, partial := c.render()
 		return renderedMsg{id: c.id, doc: d, partial: partial}
+	}
+}
+
+// indexTools reads which tool each tools/call request in frames [from, to)
+// names, off the UI goroutine, so a tool= filter or the timeline on a long
+// recording finds them read already. It reads only those requests' bodies.
+func indexTools(ctx context.Context, r frames.Reader, from, to int) tea.Cmd {
+	return func() tea.Msg {
+		names := map[int]string{}
+		for i := from; i < to; i++ {
+			if ctx.Err() != nil {
+				return nil
+			}
+			if f := r.Frame(i); f.Kind != frames.KindRequest || f.Method != "tools/call" {
+				continue
+			}
+			names[i] = toolNameOf(r, i)
+		}
+		return toolsIndexedMsg{names: names}
 	}
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -38,6 +39,11 @@ func newCompareView(st *styles, out *outbox, a, b fixture.Call, newID int) (*com
 	if err != nil {
 		return nil, err
 	}
+	// What came back first, then what the tool now says about itself: the
+	// result is what the reader came to compare.
+	sort.SliceStable(rep.Differences, func(i, j int) bool {
+		return !strings.HasPrefix(rep.Differences[i].Path, "/tool") && strings.HasPrefix(rep.Differences[j].Path, "/tool")
+	})
 	v := &compareView{st: st, keys: newCompareKeys(), out: out, a: a, b: b, newID: newID, differ: differ, report: rep}
 	var lb, rb docBuilder
 	writeRecordedCall(&lb, a)
@@ -146,7 +152,7 @@ func (v *compareView) update(msg tea.Msg) tea.Cmd {
 		return v.out.send(pinCallMsg{id: v.newID})
 	case key.Matches(k, v.keys.EditAgain) && v.newID > 0:
 		v.out.send(closeCompareMsg{})
-		return v.out.send(editCallMsg{id: v.newID})
+		return v.out.send(editCallMsg{id: v.newID, edit: true})
 	case key.Matches(k, v.keys.SummaryUp):
 		v.summary.scroll(-1)
 	case key.Matches(k, v.keys.SummaryDown):

@@ -97,8 +97,12 @@ type sendCallMsg struct {
 	violations []schema.Violation
 }
 
-// editCallMsg asks to load a previous call's tool and arguments into the editor.
-type editCallMsg struct{ id int }
+// editCallMsg asks to load a previous call's tool and arguments into the
+// editor (and, with edit, to start typing in it).
+type editCallMsg struct {
+	id   int
+	edit bool
+}
 
 // showFramesMsg asks the frames pane to select the frame with this sequence
 // number and take the focus.
@@ -163,3 +167,7 @@ type compareMsg struct{ ref callRef }
 
 // closeCompareMsg asks to close the comparison.
 type closeCompareMsg struct{}
+
+// toolsIndexedMsg: the tools named by tools/call requests, by frame index,
+// were read in the background.
+type toolsIndexedMsg struct{ names map[int]string }

@@ -36,15 +36,21 @@ func (p *framesPane) tool(i int) string {
 	if t, ok := p.toolOf[i]; ok {
 		return t
 	}
+	t := toolNameOf(p.r, i)
+	p.toolOf[i] = t
+	return t
+}
+
+// toolNameOf reads params.name of the request at frame index i.
+func toolNameOf(r frames.Reader, i int) string {
 	var env struct {
 		Params struct {
 			Name string `json:"name"`
 		} `json:"params"`
 	}
-	if body, err := p.r.Body(i); err == nil {
+	if body, err := r.Body(i); err == nil {
 		_ = json.Unmarshal(body, &env)
 	}
-	p.toolOf[i] = env.Params.Name
 	return env.Params.Name
 }
 

@@ -1,0 +1,182 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session"
+)
+
+// recordDemo records a session against a demo release, as jig --record
+// does, with one tools/call per (tool, arguments) pair, and opens it the way
+// jig open does: lazily.
+func recordDemo(t *testing.T, release int, calls ...[2]string) *frames.Indexed {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	target := session.Target{Transport: session.TransportDemo, Release: release}
+	tw, err := frames.CreateTranscript(path, frames.Header{Jig: session.Version, Started: time.Now(), Target: target.JSON(), Mode: "session"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := frames.NewLog(nil)
+	log.AddSink(tw)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := session.Open(ctx, session.Options{Target: target, Log: log})
+	if err != nil {
+		t.Fatalf("demo release %d: %v", release, err)
+	}
+	if _, _, err := s.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range calls {
+		if _, err := s.CallTool(ctx, c[0], json.RawMessage(c[1])); err != nil {
+			t.Fatalf("%s %s: %v", c[0], c[1], err)
+		}
+	}
+	s.Close()
+	tw.Close()
+	x, err := frames.OpenIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	return x
+}
+
+var storyCalls = [][2]string{
+	{"search_orders", `{"customer":"Acme Corp","since":"2026-01-01"}`},
+	{"get_report", `{}`},
+	{"search_orders", `{"customer":"Acme Corp","since":"2026-01-01","limit":500}`},
+}
+
+func openConfig(x *frames.Indexed, reproduceOn int) Config {
+	cfg := Config{Reader: x, Title: "run.jsonl"}
+	if reproduceOn > 0 {
+		cfg.Reproduce = &session.Options{Target: session.Target{Transport: session.TransportDemo, Release: reproduceOn}}
+	}
+	return cfg
+}
+
+// TestRecordingSteppedByCall steps a real recording: n and N go from
+// request to request, the timeline lists the handshake and every call with
+// latency and outcome, and tool= keeps one tool's calls.
+func TestRecordingSteppedByCall(t *testing.T) {
+	x := recordDemo(t, 1, storyCalls...)
+	p := newFramesPane(newStyles(true), x)
+	p.setSize(100, 30)
+	p.setFocus(true)
+	p.update(press("g")[0])
+	var visited []string
+	for range 4 {
+		p.update(press("n")[0])
+		f := x.Frame(p.selectedIndex())
+		visited = append(visited, strings.TrimSpace(f.Method+" "+p.tool(p.selectedIndex())))
+	}
+	if got := strings.Join(visited, ", "); !strings.HasPrefix(got, "subscriptions/listen, tools/list, tools/call search_orders, tools/call get_report") {
+		t.Errorf("n steps through %s; want the requests in order", got)
+	}
+	p.update(press("N")[0])
+	if got := p.tool(p.selectedIndex()); got != "search_orders" {
+		t.Errorf("N went back to %q, want the search_orders call", got)
+	}
+
+	p.update(press("T")[0])
+	view := screen(p.view())
+	for _, want := range []string{"timeline · 6 requests, 3 tools/call", "server/discover", "tools/list", "tools/call search_orders", "tools/call get_report", "⚠ PARTIAL", "▶ #"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the timeline lacks %q:\n%s", want, view)
+		}
+	}
+	if strings.Count(view, "✓") != 3 {
+		t.Errorf("the timeline should mark discover, tools/list and get_report ✓ (both searches are partial):\n%s", view)
+	}
+	// The timeline started on the selected call; enter shows it in the list.
+	p.update(press("down")[0])
+	p.update(press("enter")[0])
+	if p.timeline || p.tool(p.selectedIndex()) != "get_report" {
+		t.Errorf("enter on the timeline's get_report row selected %q (timeline still on: %v)", p.tool(p.selectedIndex()), p.timeline)
+	}
+
+	for _, m := range press("/", "tool=search_orders", "enter") {
+		p.update(m)
+	}
+	if p.count() != 4 {
+		t.Errorf("tool=search_orders shows %d frames, want 4 (two requests, two responses)", p.count())
+	}
+	for i := 0; i < p.count(); i++ {
+		if got := p.tool(p.at(i)); got != "search_orders" {
+			t.Errorf("tool=search_orders shows a frame of %q", got)
+		}
+	}
+}
+
+// TestFlowReproduceAgainstRelease2 opens a recording, reproduces its
+// search_orders call against the drifted release 2 with the exact
+// recorded arguments, and sees the breaking rename; then edits one
+// argument and sees it named.
+func TestFlowReproduceAgainstRelease2(t *testing.T) {
+	x := recordDemo(t, 1, storyCalls...)
+	f := start(t, openConfig(x, 2), 120, 35)
+	f.waitFor("read-only", "frames")
+	f.keys("/", "tool=search_orders", "enter", "g")
+	f.waitFor("tools/call search_orders", "rendered call · r reproduces it")
+	f.keys("r")
+	f.waitFor("reproducing on jig-demo 2.0.0", "EDITING", `{"customer":"Acme Corp","since":"202`, "its arguments exactly as sent")
+	f.keys("ctrl+s")
+	f.waitFor("Compare recorded #", "→ call #1", "same arguments", "BREAKING drift", "customer_name", "A: recorded #", "B: call #1 (now)")
+
+	// e goes back to the editor; one argument changed is named as such.
+	f.keys("e")
+	f.waitFor("EDITING")
+	f.keys("end", "left", "left", "left", "backspace", "2", "ctrl+s")
+	f.waitFor("→ call #2", "1 argument differs: since")
+
+	// The reproduced call can be pinned from the comparison.
+	f.keys("P")
+	f.waitFor("Pin call #2 as a golden fixture", "scenario  search-orders")
+	f.keys("esc")
+	f.waitFor("pin cancelled")
+}
+
+func TestFlowReproduceAgainstRelease1HasNoDrift(t *testing.T) {
+	x := recordDemo(t, 1, storyCalls...)
+	f := start(t, openConfig(x, 1), 120, 35)
+	f.waitFor("read-only")
+	f.keys("/", "tool=search_orders", "enter", "g", "r")
+	f.waitFor("EDITING")
+	f.keys("ctrl+s")
+	f.waitFor("same arguments", "✓ no drift")
+}
+
+// TestFlowMarkAndCompare marks one recorded call and compares another
+// with it, without any server.
+func TestFlowMarkAndCompare(t *testing.T) {
+	x := recordDemo(t, 1, storyCalls...)
+	f := start(t, openConfig(x, 0), 100, 30)
+	f.waitFor("read-only")
+	f.keys("/", "tool=search_orders", "enter", "g", "m")
+	f.waitFor("marked recorded #")
+	f.keys("G", "c")
+	f.waitFor("1 argument differs: limit", "BREAKING drift", "truncated")
+	f.keys("esc", "r")
+	f.waitFor("names no server to reproduce against")
+}
+
+// TestFlowArgumentsDifferFromPreviousCall: the live result pane names the
+// arguments that moved since the previous call of the same tool.
+func TestFlowArgumentsDifferFromPreviousCall(t *testing.T) {
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("● connected", "search_orders")
+	f.keys("G", "enter")
+	f.waitFor("EDITING")
+	f.keys("down", "end", "left", "left", "Acme Corp", "ctrl+s")
+	f.waitFor("call 1/1", "✓ ok")
+	f.keys("esc", "ctrl+r", "enter", "down", "end", "left", "left", "Acme Corp", "end", "enter", `  "since": "2026-01-01",`, "down", "end", "backspace", "backspace", "500", "ctrl+s")
+	f.waitFor("call 2/2", "2 arguments differ from call #1: limit")
+}
