@@ -269,30 +269,10 @@ func printResult(w io.Writer, ex *session.Exchange) {
 	}
 	if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
 		fmt.Fprintf(w, "structuredContent\n%s\n", indent(prettyIfJSON(string(r.StructuredContent))))
-		if flags := partialFlags(r.StructuredContent); len(flags) > 0 {
-			fmt.Fprintf(w, "PARTIAL RESULT: %s — this is not the complete set\n", strings.Join(flags, ", "))
-		}
 	}
-}
-
-// partialFlags finds the markers by which a result says it is incomplete.
-func partialFlags(v json.RawMessage) []string {
-	var m map[string]any
-	if json.Unmarshal(v, &m) != nil {
-		return nil
+	if flags := session.PartialMarkers(ex.Result); len(flags) > 0 {
+		fmt.Fprintf(w, "PARTIAL RESULT: %s — this is not the complete set\n", strings.Join(flags, ", "))
 	}
-	var out []string
-	for _, k := range []string{"truncated", "hasMore", "has_more", "partial"} {
-		if b, ok := m[k].(bool); ok && b {
-			out = append(out, k+": true")
-		}
-	}
-	for _, k := range []string{"nextCursor", "next_cursor"} {
-		if s, ok := m[k].(string); ok && s != "" {
-			out = append(out, k+": "+s)
-		}
-	}
-	return out
 }
 
 func prettyIfJSON(s string) string {

@@ -128,7 +128,7 @@ func TestCallExitCodesAndWarnings(t *testing.T) {
 			code: exitOK, stdout: `"count": 0`},
 		{name: "truncated result is flagged",
 			args: []string{"call", "search_orders", "--args", `{"customer":"Acme Corp","since":"2026-01-01","limit":500}`, "--demo"},
-			code: exitOK, stdout: "PARTIAL RESULT: truncated: true"},
+			code: exitOK, stdout: "PARTIAL RESULT: structuredContent.truncated: true, content[0].truncated: true"},
 		{name: "tool error is exit 1",
 			args: []string{"call", "search_order", "--args", `{"order_id":"ord-0"}`, "--demo"},
 			code: exitServerError, stdout: "TOOL ERROR"},
