@@ -124,10 +124,14 @@ func (v *compareView) setSize(w, h int) {
 	v.width, v.height = w, h
 	v.summary.setSize(w, 1) // wrap at the width first, to measure
 	v.summary.keepDoc(v.summaryDoc())
-	sumH := min(len(v.summary.rows), max(h*2/5, 4))
-	v.summary.setSize(w, sumH)
-	rest := max(h-sumH-1, 2)
 	v.stacked = w < 100
+	share := h * 2 / 5
+	if v.stacked {
+		share = h / 2 // two results stacked need less than the verdict does
+	}
+	sumH := min(len(v.summary.rows), max(share, 4))
+	v.summary.setSize(w, sumH)
+	rest := max(h-sumH, 2)
 	if v.stacked {
 		top := rest / 2
 		v.left.setSize(w, max(top-1, 1))
