@@ -304,15 +304,7 @@ func replayOne(ctx context.Context, calls *session.CallGroup, tools map[string]j
 		return
 	}
 	o.Result, o.Error = ex.Result, ex.Error
-	o.Report = compare(f, o.ActualTool, o.Result, o.Error)
-}
-
-// compare runs fixture.Compare on the responses without protocol metadata:
-// see withoutProtocolMeta.
-func compare(f *fixture.Fixture, tool, result, errObj json.RawMessage) fixture.Report {
-	view := *f
-	view.Response.Result = withoutProtocolMeta(f.Response.Result)
-	return fixture.Compare(&view, tool, withoutProtocolMeta(result), errObj)
+	o.Report = fixture.Compare(f, o.ActualTool, o.Result, o.Error)
 }
 
 // sessionTarget turns a fixture's target back into one jig can connect to.
