@@ -485,19 +485,13 @@ func writeResult(b *docBuilder, result, output json.RawMessage) (partial bool) {
 		b.bytes(pr)
 		return false
 	}
-	flags := partialFlags(result, "")
-	if !isNull(r.StructuredContent) {
-		flags = append(flags, partialFlags(r.StructuredContent, "structuredContent.")...)
-	}
 	blocks := make([]contentBlock, len(r.Content))
 	for i, c := range r.Content {
 		_ = json.Unmarshal(c, &blocks[i])
-		if blocks[i].Type == "text" && i < 100 {
-			flags = append(flags, partialFlags(json.RawMessage(blocks[i].Text), fmt.Sprintf("content[%d].", i))...)
-		}
 	}
-	if len(flags) > 0 {
-		b.line(rolePartial, " ⚠ PARTIAL RESULT: "+strings.Join(dedupe(flags), ", ")+" — this is not the complete set ")
+	if flags := session.PartialMarkers(result); len(flags) > 0 {
+		b.line(rolePartial, " ⚠ PARTIAL RESULT: "+strings.Join(flags, ", ")+" — this is not the complete set ")
+		partial = true
 	}
 	b.line(rolePlain, "")
 	b.linef(roleLabel, "content: %d block%s", len(r.Content), plural(len(r.Content)))
@@ -538,7 +532,7 @@ func writeResult(b *docBuilder, result, output json.RawMessage) (partial bool) {
 		pr, _ := pretty(r.Meta)
 		b.bytes(pr)
 	}
-	return len(flags) > 0
+	return partial
 }
 
 func writeBlock(b *docBuilder, i int, blk contentBlock, raw json.RawMessage) {
@@ -596,49 +590,3 @@ func orUnknown(s string) string {
 	return s
 }
 
-// partialFlags finds the markers by which a JSON object says it is incomplete.
-func partialFlags(v json.RawMessage, prefix string) []string {
-	t := bytes.TrimSpace(v)
-	if len(t) == 0 || t[0] != '{' {
-		return nil
-	}
-	// A cheap look before the parse: most results name none of the markers.
-	found := false
-	for _, k := range partialKeys {
-		found = found || bytes.Contains(t, []byte(`"`+k+`"`))
-	}
-	if !found {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(v, &m) != nil {
-		return nil
-	}
-	var out []string
-	for _, k := range partialKeys[:5] {
-		if string(m[k]) == "true" {
-			out = append(out, prefix+k+": true")
-		}
-	}
-	for _, k := range partialKeys[5:] {
-		var s string
-		if json.Unmarshal(m[k], &s) == nil && s != "" {
-			out = append(out, prefix+k+": "+s)
-		}
-	}
-	return out
-}
-
-var partialKeys = []string{"truncated", "hasMore", "has_more", "partial", "incomplete", "nextCursor", "next_cursor", "cursor"}
-
-func dedupe(s []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range s {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
-}
