@@ -589,4 +589,3 @@ func orUnknown(s string) string {
 	}
 	return s
 }
-
