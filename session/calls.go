@@ -117,19 +117,40 @@ func (s *Session) Tool(name string) *mcp.Tool {
 // a JSON text; they are never re-encoded or coerced). A JSON-RPC error comes
 // back as *RPCError; a result with isError is a normal result.
 func (s *Session) CallTool(ctx context.Context, name string, args json.RawMessage) (*Exchange, error) {
+	return s.CallToolWith(ctx, name, args, CallOptions{})
+}
+
+// CallToolWith is CallTool with options: a progress token and a handler for
+// the call's notifications/progress. Cancelling ctx with ErrCancelled as its
+// cause makes the SDK send notifications/cancelled and returns a
+// *CancelledError with the exchange so far (its request, no response).
+func (s *Session) CallToolWith(ctx context.Context, name string, args json.RawMessage, opts CallOptions) (*Exchange, error) {
 	if len(bytes.TrimSpace(args)) == 0 {
 		args = json.RawMessage(`{}`)
 	}
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	token := ""
+	if opts.OnProgress != nil {
+		token = s.progress.add(opts.OnProgress)
+		defer s.progress.remove(token)
+		params.SetProgressToken(token)
+	}
 	mark := s.Log.Len()
 	err := s.call(ctx, "tools/call "+name, func(ctx context.Context) error {
-		_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		_, err := s.cs.CallTool(ctx, params)
 		return rpcError(err)
 	})
 	ex := s.exchange(mark, "tools/call", func(f *frames.Frame) bool {
 		var p struct {
 			Name string `json:"name"`
+			Meta struct {
+				ProgressToken any `json:"progressToken"`
+			} `json:"_meta"`
 		}
-		return json.Unmarshal(paramsOf(f.Raw), &p) == nil && p.Name == name
+		if json.Unmarshal(paramsOf(f.Raw), &p) != nil || p.Name != name {
+			return false
+		}
+		return token == "" || fmt.Sprint(p.Meta.ProgressToken) == token
 	})
 	var rpcErr *RPCError
 	if errors.As(err, &rpcErr) && ex != nil {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +36,13 @@ type Options struct {
 	// OnToolsChanged is called (off the SDK's goroutine) when the server
 	// sends notifications/tools/list_changed.
 	OnToolsChanged func()
+	// Sampling answers the server's sampling/createMessage requests (when
+	// "sampling" is declared). Nil keeps jig non-interactive: a canned,
+	// clearly labelled reply (CannedSampling). The TUI sets it to ask a human.
+	Sampling SamplingFunc
+	// Elicit answers elicitation/create (when "elicitation" is declared).
+	// Nil declines every request, as the CLI does.
+	Elicit ElicitFunc
 }
 
 // MetaSession is the transcript meta key under which a session's Info is
@@ -64,6 +72,10 @@ type Session struct {
 	info   Info
 	stop   func() // stops an in-process demo server
 	tools  []*mcp.Tool
+
+	hookMu      sync.Mutex
+	hookClaimed map[int]bool // server→client request frames handed to a hook
+	progress    progressRoutes
 }
 
 // EraOf names the protocol era of a version.
@@ -140,17 +152,13 @@ func (s *Session) clientOptions() *mcp.ClientOptions {
 		o.Capabilities.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
 	}
 	if has(s.opts.Capabilities, "sampling") {
-		// jig has no model: it answers with a fixed, clearly labelled message so
-		// the server's flow can be observed end to end.
-		o.CreateMessageHandler = func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-			return &mcp.CreateMessageResult{Model: "jig-no-model", Role: "assistant",
-				Content: &mcp.TextContent{Text: "jig: canned sampling reply (no model is attached)"}}, nil
-		}
+		o.CreateMessageHandler = s.samplingHandler()
 	}
 	if has(s.opts.Capabilities, "elicitation") {
-		o.ElicitationHandler = func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			return &mcp.ElicitResult{Action: "decline"}, nil
-		}
+		o.ElicitationHandler = s.elicitHandler()
+	}
+	o.ProgressNotificationHandler = func(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
+		s.progress.deliver(req.Params)
 	}
 	o.ToolListChangedHandler = func(ctx context.Context, req *mcp.ToolListChangedRequest) {
 		if s.opts.OnToolsChanged != nil {
@@ -323,6 +331,7 @@ func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Con
 		cctx, cancel = s.proc.exitWatch(ctx)
 	}
 	defer cancel()
+	start := time.Now()
 	err := fn(cctx)
 	if err == nil {
 		return nil
@@ -330,6 +339,11 @@ func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Con
 	var rpcErr *RPCError
 	if errors.As(err, &rpcErr) {
 		return err
+	}
+	if errors.Is(context.Cause(ctx), ErrCancelled) {
+		// Cancelled on purpose: not a broken connection, so no waiting for
+		// the process to exit.
+		return &CancelledError{Method: what, After: time.Since(start)}
 	}
 	return s.connectError(ctx, cctx, err, what)
 }

@@ -1,0 +1,200 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// A ServerRequest names a request the server sent jig while the session was
+// open (sampling/createMessage, elicitation/create): its method, its id as
+// sent, and the frame that carried it, so an answer given later by a human
+// can say which request it answers.
+type ServerRequest struct {
+	Method string
+	ID     string        // the JSON text of the id, e.g. "1" or "\"abc\""
+	Frame  *frames.Frame // nil when the frame was not found in the Log
+}
+
+// SamplingFunc answers sampling/createMessage. It runs on the SDK's goroutine
+// and may block until a human answers or ctx ends; an error is sent to the
+// server as a JSON-RPC error.
+type SamplingFunc func(ctx context.Context, from ServerRequest, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)
+
+// ElicitFunc answers elicitation/create, like SamplingFunc.
+type ElicitFunc func(ctx context.Context, from ServerRequest, req *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+
+// CannedSampling is what jig answers sampling/createMessage with when no
+// Sampling hook is set (the CLI): jig has no model, so the reply is fixed and
+// labelled, and the server's flow can still be observed end to end.
+const CannedSampling = "jig: canned sampling reply (no model is attached)"
+
+// RejectSampling is the error a Sampling hook returns when the user rejects
+// the request: the server receives JSON-RPC error -1, the code the MCP
+// specification suggests for "user rejected sampling request".
+func RejectSampling() error {
+	return &jsonrpc.Error{Code: -1, Message: "jig: the user rejected the sampling request"}
+}
+
+// ErrCancelled is the cause to cancel a call's context with when the user
+// cancels it (context.WithCancelCause): the SDK sends notifications/cancelled
+// for the request and the call returns a *CancelledError, which is neither a
+// timeout nor a broken connection.
+var ErrCancelled = errors.New("cancelled by the user")
+
+// CancelledError says a call was cancelled on purpose, after how long, and
+// which request the SDK's notifications/cancelled names.
+type CancelledError struct {
+	Method string
+	After  time.Duration
+}
+
+func (e *CancelledError) Error() string {
+	return fmt.Sprintf("%s cancelled by you after %s (jig sent notifications/cancelled; the server may still send progress)", e.Method, e.After.Round(time.Millisecond))
+}
+
+// Progress is one notifications/progress for a call's progress token.
+type Progress struct {
+	Token    string
+	Progress float64
+	Total    float64 // 0 when the server does not know
+	Message  string
+}
+
+// String renders the progress as "3/4 message" (or "3 message" without a total).
+func (p Progress) String() string {
+	s := fmt.Sprintf("%g", p.Progress)
+	if p.Total > 0 {
+		s += fmt.Sprintf("/%g", p.Total)
+	}
+	if p.Message != "" {
+		s += " " + p.Message
+	}
+	return s
+}
+
+// CallOptions shape one tools/call beyond its tool and arguments.
+type CallOptions struct {
+	// OnProgress, when set, sends the call with _meta.progressToken (a
+	// different request on the wire than one without) and receives each
+	// notifications/progress for that token while the call is open. It runs
+	// on the SDK's goroutine and must not block.
+	OnProgress func(Progress)
+}
+
+// progressRoutes sends notifications/progress to the call that owns the token.
+type progressRoutes struct {
+	mu     sync.Mutex
+	next   int
+	routes map[string]func(Progress)
+}
+
+func (r *progressRoutes) add(f func(Progress)) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.next++
+	token := fmt.Sprintf("jig-progress-%d", r.next)
+	if r.routes == nil {
+		r.routes = map[string]func(Progress){}
+	}
+	r.routes[token] = f
+	return token
+}
+
+func (r *progressRoutes) remove(token string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.routes, token)
+}
+
+func (r *progressRoutes) deliver(p *mcp.ProgressNotificationParams) {
+	token := fmt.Sprint(p.ProgressToken)
+	r.mu.Lock()
+	f := r.routes[token]
+	r.mu.Unlock()
+	if f != nil {
+		f(Progress{Token: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
+	}
+}
+
+// serverRequest finds the frame of the request the SDK is handing to a hook:
+// the oldest unanswered server→client request with method that no hook has
+// claimed yet. The tap records a line before the SDK reads it, so the frame
+// is in the Log by the time the hook runs.
+func (s *Session) serverRequest(method string) ServerRequest {
+	s.hookMu.Lock()
+	defer s.hookMu.Unlock()
+	if s.hookClaimed == nil {
+		s.hookClaimed = map[int]bool{}
+	}
+	for i := 0; i < s.Log.Len(); i++ {
+		f := s.Log.Frame(i)
+		if f.Dir != frames.ServerToClient || f.Kind != frames.KindRequest || f.Method != method || s.hookClaimed[i] || s.Log.Partner(i) >= 0 {
+			continue
+		}
+		s.hookClaimed[i] = true
+		return ServerRequest{Method: method, ID: f.ID, Frame: f}
+	}
+	return ServerRequest{Method: method}
+}
+
+func (s *Session) samplingHandler() func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	hook := s.opts.Sampling
+	return func(ctx context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		if hook == nil {
+			return &mcp.CreateMessageResult{Model: "jig-no-model", Role: "assistant",
+				Content: &mcp.TextContent{Text: CannedSampling}}, nil
+		}
+		return hook(ctx, s.serverRequest("sampling/createMessage"), req)
+	}
+}
+
+func (s *Session) elicitHandler() func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	hook := s.opts.Elicit
+	return func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		if hook == nil {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}
+		return hook(ctx, s.serverRequest("elicitation/create"), req)
+	}
+}
+
+// LogLevels are the levels logging/setLevel accepts, most verbose first.
+var LogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// SetLogLevel sends logging/setLevel. It exists only in the legacy era: the
+// 2026-07-28 protocol removed it (the level travels in each request's _meta),
+// so in that era it sends nothing and says so.
+func (s *Session) SetLogLevel(ctx context.Context, level string) error {
+	ok := false
+	for _, l := range LogLevels {
+		ok = ok || l == level
+	}
+	if !ok {
+		return &UsageError{fmt.Errorf("log level %q: use one of %s", level, strings.Join(LogLevels, ", "))}
+	}
+	if s.info.Era == "stateless" {
+		return &UsageError{fmt.Errorf("logging/setLevel is not available in protocol %s (the 2026-07-28 era removed it; connect with --protocol-version 2025-11-25 to use it)", s.info.ProtocolVersion)}
+	}
+	return s.call(ctx, "logging/setLevel", func(ctx context.Context) error {
+		return rpcError(s.cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)}))
+	})
+}
+
+// ServerDeclares reports whether the server's capabilities include name
+// (e.g. "logging").
+func (s *Session) ServerDeclares(name string) bool {
+	var caps map[string]json.RawMessage
+	_ = json.Unmarshal(s.info.ServerCapabilities, &caps)
+	v, ok := caps[name]
+	return ok && string(v) != "null"
+}
