@@ -99,12 +99,16 @@ func (s *Session) listToolsOnce(ctx context.Context) ([]json.RawMessage, []*mcp.
 		}
 		cursor = res.NextCursor
 	}
+	s.toolsMu.Lock()
 	s.tools = typed
+	s.toolsMu.Unlock()
 	return raw, typed, nil
 }
 
 // Tool returns the definition of a tool as last listed, or nil.
 func (s *Session) Tool(name string) *mcp.Tool {
+	s.toolsMu.Lock()
+	defer s.toolsMu.Unlock()
 	for _, t := range s.tools {
 		if t.Name == name {
 			return t

@@ -64,14 +64,15 @@ type Info struct {
 
 // Session is a live connection and its frames.
 type Session struct {
-	Log    *frames.Log
-	opts   Options
-	client *mcp.Client
-	cs     *mcp.ClientSession
-	proc   *process
-	info   Info
-	stop   func() // stops an in-process demo server
-	tools  []*mcp.Tool
+	Log     *frames.Log
+	opts    Options
+	client  *mcp.Client
+	cs      *mcp.ClientSession
+	proc    *process
+	info    Info
+	stop    func() // stops an in-process demo server
+	tools   []*mcp.Tool
+	toolsMu sync.Mutex // a re-listing after list_changed may run beside another
 
 	hookMu      sync.Mutex
 	hookClaimed map[int]bool // server→client request frames handed to a hook

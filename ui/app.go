@@ -77,9 +77,15 @@ type Model struct {
 	failure      textView
 	toolsChanged chan struct{}
 
-	calls  []*call
-	nextID int
-	out    outbox // requests from the panes
+	calls    []*call
+	nextID   int
+	out      outbox           // requests from the panes
+	progress chan progressMsg // notifications/progress of open calls, from the SDK
+
+	asker *asker       // the session's Sampling and Elicit hooks hand requests here
+	asks  []*serverAsk // server requests waiting for the user's answer, oldest first
+	ask   *askDialog   // shows asks[0]
+	level *levelPicker // logging/setLevel
 
 	overlay     overlayKind
 	overlayView textView // the info overlay
@@ -109,6 +115,8 @@ const (
 	overlayInfo
 	overlayPin
 	overlayCompare
+	overlayAsk
+	overlayLevel
 )
 
 // New builds the Model. It does no I/O: the session opens in Init's command.
@@ -122,8 +130,11 @@ func New(cfg Config) *Model {
 	m := &Model{cfg: cfg, st: newStyles(true), keys: newGlobalKeys(), okeys: newOverlayKeys(), help: help.New()}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	m.readOnly = cfg.Options == nil
+	m.asker = newAsker(m.ctx)
+	m.progress = make(chan progressMsg, 256)
 	if !m.readOnly {
 		m.opts = *cfg.Options
+		m.interactive(&m.opts)
 		if m.opts.Log == nil {
 			m.opts.Log = frames.NewLog(nil)
 		}
@@ -157,15 +168,25 @@ func New(cfg Config) *Model {
 	m.frames = newFramesPane(m.st, m.cfg.Reader)
 	m.frames.reproducible = !m.readOnly || cfg.Reproduce != nil
 	m.pin = newPinDialog(m.st)
+	m.ask = newAskDialog(m.st)
+	m.level = newLevelPicker(m.st)
 	m.tools.out, m.editor.out, m.result.out, m.frames.out, m.pin.out = &m.out, &m.out, &m.out, &m.out, &m.out
+	m.ask.out, m.level.out = &m.out, &m.out
 	m.hdr.frames = m.frames.n
 	m.setFocus(m.focus)
 	return m
 }
 
+// interactive makes the server's requests for a human (sampling,
+// elicitation) come to the TUI's dialog instead of the CLI's canned answers.
+func (m *Model) interactive(opts *session.Options) {
+	opts.Sampling = m.asker.sampling
+	opts.Elicit = m.asker.elicit
+}
+
 // Init starts connecting and following the frames.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, waitAsk(m.ctx, m.asker), waitProgress(m.ctx, m.progress)}
 	if w, ok := m.cfg.Reader.(waiter); ok {
 		cmds = append(cmds, waitFrames(m.ctx, w, m.frames.n))
 	}
@@ -216,6 +237,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.overlay == overlayPin {
 			return m, m.drain(m.pin.update(msg))
 		}
+		if m.overlay == overlayAsk {
+			return m, m.drain(m.ask.update(msg))
+		}
 		if p := m.pane(m.focus); p.typing() {
 			return m, m.drain(p.update(msg))
 		}
@@ -225,8 +249,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitFrames(m.ctx, m.cfg.Reader.(waiter), msg.n)
 	case connectedMsg, connectFailedMsg, toolsListedMsg, toolsChangedMsg, closedMsg:
 		return m, m.connection(msg)
-	case chooseToolMsg, sendCallMsg, callDoneMsg, renderedMsg, editCallMsg, selectCallMsg, showFramesMsg:
+	case chooseToolMsg, sendCallMsg, callDoneMsg, renderedMsg, editCallMsg, selectCallMsg, showFramesMsg, cancelCallMsg:
 		return m, m.calling(msg)
+	case progressMsg:
+		if c := m.call(msg.id); c != nil && !c.done {
+			c.progress = append(c.progress, msg.p)
+			m.result.sync()
+		}
+		return m, waitProgress(m.ctx, m.progress)
+	case serverAskMsg, answerAskMsg, askDoneMsg, hideAskMsg, openAskMsg:
+		return m, m.asking(msg)
+	case setLogLevelMsg, logLevelSetMsg, closeLevelMsg:
+		return m, m.levels(msg)
 	case pinCallMsg, buildPinMsg, savePinMsg, pinBuiltMsg, pinSavedMsg, closePinMsg:
 		return m, m.pinning(msg)
 	case reproduceMsg, markMsg, compareMsg, closeCompareMsg:
@@ -292,7 +326,13 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.overlay != overlayNone {
 		return m.overlayKey(k)
 	}
+	if key.Matches(k, m.keys.CancelCall) {
+		return m.drain(m.out.send(cancelCallMsg{id: m.result.openID()}))
+	}
 	p := m.pane(m.focus)
+	if key.Matches(k, m.keys.Answer) && (!p.typing() || k.String() == "ctrl+o") {
+		return m.drain(m.out.send(openAskMsg{}))
+	}
 	if p.typing() {
 		switch {
 		case key.Matches(k, m.keys.Next):
@@ -329,6 +369,13 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.overlayView.setDoc(infoDoc(m.info(), m.overlayView.width))
 	case key.Matches(k, m.keys.Retry) && m.hdr.state == stateFailed:
 		return m.retry()
+	case key.Matches(k, m.keys.LogLevel) && m.session() != nil:
+		if i := m.session().Info(); i.Era == "stateless" {
+			m.setStatus(fmt.Sprintf("logging/setLevel is not available in protocol %s: the 2026-07-28 era removed it (connect with --protocol-version 2025-11-25 to use it)", i.ProtocolVersion), true)
+			return nil
+		}
+		m.level.open()
+		m.overlay = overlayLevel
 	case key.Matches(k, m.keys.Relist) && m.session() != nil:
 		m.tools.loading = true
 		m.setStatus("re-listing tools (tools/list on the wire)…", false)
@@ -386,6 +433,10 @@ func (m *Model) overlayKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.pin.update(k)
 	case overlayCompare:
 		return m.cmp.update(k)
+	case overlayAsk:
+		return m.ask.update(k)
+	case overlayLevel:
+		return m.level.update(k)
 	}
 	v := &m.overlayView
 	if key.Matches(k, m.okeys.Close) {
@@ -448,6 +499,10 @@ func (m *Model) overlayContent() string {
 		return m.pin.view()
 	case overlayCompare:
 		return m.cmp.view()
+	case overlayAsk:
+		return m.ask.view()
+	case overlayLevel:
+		return m.level.view()
 	}
 	end := min(m.helpTop+m.overlayView.height, len(m.helpLines))
 	return strings.Join(m.helpLines[min(m.helpTop, end):end], "\n")
@@ -458,11 +513,14 @@ func (m *Model) globalHelp() []key.Binding {
 	k.Retry.SetEnabled(m.hdr.state == stateFailed)
 	k.Relist.SetEnabled(m.session() != nil)
 	k.Info.SetEnabled(m.infoAvailable())
+	k.CancelCall.SetEnabled(m.result.openID() != 0)
+	k.Answer.SetEnabled(len(m.asks) > 0)
+	k.LogLevel.SetEnabled(m.session() != nil)
 	tools, editor, result := k.Tools, k.Editor, k.Result
 	tools.SetEnabled(!m.framesOnly())
 	editor.SetEnabled(!m.framesOnly())
 	result.SetEnabled(!m.framesOnly())
-	return []key.Binding{k.Next, k.Prev, tools, editor, result, k.Frames, k.Info, k.Retry, k.Relist, k.Help, k.Quit, k.ForceQuit}
+	return []key.Binding{k.Next, k.Prev, tools, editor, result, k.Frames, k.Info, k.Retry, k.Relist, k.CancelCall, k.Answer, k.LogLevel, k.Help, k.Quit, k.ForceQuit}
 }
 
 func columns(bs []key.Binding, rows int) [][]key.Binding {
@@ -564,7 +622,7 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.nextID++
-		c := &call{id: m.nextID, tool: msg.tool, args: msg.args, violations: msg.violations}
+		c := &call{id: m.nextID, tool: msg.tool, args: msg.args, violations: msg.violations, withProgress: msg.progress, sent: time.Now()}
 		if t := m.tools.tool(msg.tool); t != nil {
 			c.output, c.def = t.Output, t.raw
 		}
@@ -575,8 +633,27 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 		m.calls = append(m.calls, c)
 		m.editor.histPos = len(m.calls)
 		m.result.show(c.id)
-		m.setStatus(fmt.Sprintf("call #%d: tools/call %s sent", c.id, c.tool), false)
-		return callTool(m.ctx, s, m.cfg.Timeout, c.id, c.tool, c.args)
+		var progress chan<- progressMsg
+		how := ""
+		if c.withProgress {
+			progress, how = m.progress, " with a progress token"
+		}
+		ctx, cancel := context.WithCancelCause(m.ctx)
+		c.cancel = cancel
+		m.setStatus(fmt.Sprintf("call #%d: tools/call %s sent%s (ctrl+x cancels it)", c.id, c.tool, how), false)
+		return callTool(ctx, s, m.cfg.Timeout, c.id, c.tool, c.args, progress)
+	case cancelCallMsg:
+		c := m.call(msg.id)
+		if c == nil || c.done || c.cancel == nil {
+			m.setStatus("no call is waiting for its response: there is nothing to cancel", true)
+			return nil
+		}
+		if c.cancelledAt.IsZero() {
+			c.cancelledAt = time.Now()
+			c.cancel(session.ErrCancelled)
+			m.result.sync()
+			m.setStatus(fmt.Sprintf("call #%d %s: cancelling (the SDK sends notifications/cancelled)…", c.id, c.tool), false)
+		}
 	case callDoneMsg:
 		c := m.call(msg.id)
 		if c == nil {
@@ -590,7 +667,11 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 		}
 		if cur := m.result.current(); cur != nil && cur.id == c.id {
 			m.result.sync()
-			m.selectCallFrames(c, false)
+			if c.outcome() != outcomeCancelled {
+				// A cancelled call has no response to show; the frames
+				// pane keeps following, so late progress stays in view.
+				m.selectCallFrames(c, false)
+			}
 		}
 		if m.lay.tabs && m.focus == paneEditor {
 			m.setFocus(paneResult)
@@ -713,6 +794,10 @@ func (m *Model) wheel(ms tea.Mouse) {
 		m.cmp.wheel(dy)
 		return
 	}
+	if m.overlay == overlayAsk {
+		m.ask.wheel(dy)
+		return
+	}
 	for id := paneTools; id < paneCount; id++ {
 		if !m.lay.visible[id] || (m.lay.tabs && id != m.focus) {
 			continue
@@ -760,6 +845,7 @@ func (m *Model) resize(w, h int) {
 	}
 	m.overlayView.setSize(max(w-4, 1), max(h-2-footerH-2, 1))
 	m.pin.setSize(m.overlayView.width, m.overlayView.height)
+	m.ask.setSize(m.overlayView.width, m.overlayView.height)
 	if m.cmp != nil {
 		m.cmp.setSize(m.overlayView.width, m.overlayView.height)
 	}
@@ -809,6 +895,13 @@ func (m *Model) render() string {
 			title = fmt.Sprintf("Pin call #%d as a golden fixture", m.pin.callID)
 		case overlayCompare:
 			title = m.cmp.title()
+		case overlayAsk:
+			title = m.ask.title()
+			if n := len(m.asks); n > 1 {
+				title += fmt.Sprintf(" · 1 of %d waiting", n)
+			}
+		case overlayLevel:
+			title = "Server log level (logging/setLevel)"
 		}
 		lines = append(lines, box(m.st, title, m.overlayContent(), m.width, m.height-2-footerH, true)...)
 	case m.lay.tabs:
@@ -854,6 +947,9 @@ func (m *Model) paneTitle(id paneID) string {
 		}
 	case paneFrames:
 		t += fmt.Sprintf(" (%s)", thousands(m.frames.n))
+		if m.level.current != "" {
+			t += " · log ≥ " + m.level.current
+		}
 	}
 	return t
 }
@@ -918,6 +1014,10 @@ func (m *Model) footer() string {
 				bs = append(bs, b)
 			}
 		}
+	case m.overlay == overlayAsk:
+		bs = m.ask.help()
+	case m.overlay == overlayLevel:
+		bs = m.level.help()
 	case m.overlay != overlayNone:
 		bs = []key.Binding{m.okeys.Close, m.okeys.Down, m.okeys.PageDown}
 	default:
@@ -933,6 +1033,12 @@ func (m *Model) footer() string {
 		}
 		if m.hdr.state == stateFailed {
 			bs = append([]key.Binding{m.keys.Retry}, bs...)
+		}
+		if len(m.asks) > 0 {
+			bs = append([]key.Binding{m.keys.Answer}, bs...)
+		}
+		if m.result.openID() != 0 {
+			bs = append([]key.Binding{m.keys.CancelCall}, bs...)
 		}
 		bs = append(bs, m.keys.Next, m.keys.Help, m.keys.Quit)
 	}

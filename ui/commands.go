@@ -49,13 +49,66 @@ func listTools(ctx context.Context, s *session.Session, timeout time.Duration, r
 	}
 }
 
-// callTool sends tools/call with args exactly as typed.
-func callTool(ctx context.Context, s *session.Session, timeout time.Duration, id int, name, args string) tea.Cmd {
+// callTool sends tools/call with args exactly as typed. ctx is the call's
+// own: cancelling it with session.ErrCancelled cancels the call. With
+// progress, the call carries a progress token and each notification is
+// handed to the progress channel without blocking the SDK.
+func callTool(ctx context.Context, s *session.Session, timeout time.Duration, id int, name, args string, progress chan<- progressMsg) tea.Cmd {
 	return func() tea.Msg {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
-		ex, err := s.CallTool(cctx, name, json.RawMessage(args))
+		var opts session.CallOptions
+		if progress != nil {
+			opts.OnProgress = func(p session.Progress) {
+				select {
+				case progress <- progressMsg{id: id, p: p}:
+				default: // the UI is behind; the frames pane has every notification
+				}
+			}
+		}
+		ex, err := s.CallToolWith(cctx, name, json.RawMessage(args), opts)
 		return callDoneMsg{id: id, ex: ex, err: err}
+	}
+}
+
+// waitProgress reports the next progress notification of any call.
+func waitProgress(ctx context.Context, ch <-chan progressMsg) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case p := <-ch:
+			return p
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// waitAsk reports the next request the server sent for a human to answer.
+func waitAsk(ctx context.Context, a *asker) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case q := <-a.ch:
+			return serverAskMsg{q: q}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// waitAskDone reports when the hook waiting on q has returned.
+func waitAskDone(q *serverAsk) tea.Cmd {
+	return func() tea.Msg {
+		<-q.done
+		return askDoneMsg{id: q.id}
+	}
+}
+
+// setLogLevel sends logging/setLevel.
+func setLogLevel(ctx context.Context, s *session.Session, timeout time.Duration, level string) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return logLevelSetMsg{level: level, err: s.SetLogLevel(cctx, level)}
 	}
 }
 

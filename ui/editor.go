@@ -36,6 +36,11 @@ type editorPane struct {
 	histPos int      // index into *calls being shown, or len(*calls) for the draft
 	draft   string
 
+	// progress sends calls with _meta.progressToken: a different request
+	// on the wire, so it is off until the user asks (ctrl+t) and shown
+	// while on.
+	progress bool
+
 	problems      textView
 	focused       bool
 	width, height int
@@ -167,6 +172,12 @@ func (e *editorPane) update(msg tea.Msg) tea.Cmd {
 				e.load(e.tool, e.input, prefill(e.input), len(*e.calls))
 			}
 			return nil
+		case key.Matches(k, e.keys.Progress):
+			e.progress = !e.progress
+			if e.progress {
+				return e.out.send(statusMsg{text: "calls now carry _meta.progressToken: the server may send notifications/progress (ctrl+t turns it off)"})
+			}
+			return e.out.send(statusMsg{text: "calls are sent without a progress token again, exactly as typed"})
 		case key.Matches(k, e.keys.PrevCall):
 			return e.history(-1)
 		case key.Matches(k, e.keys.NextCall):
@@ -232,7 +243,7 @@ func (e *editorPane) send() tea.Cmd {
 		return e.out.send(statusMsg{text: fmt.Sprintf("the arguments violate %s's input schema (%d): ctrl+s again sends them exactly as typed", e.tool, len(e.violations)), isErr: true})
 	}
 	e.confirm = false
-	return e.out.send(sendCallMsg{tool: e.tool, args: e.ta.value(), violations: e.violations})
+	return e.out.send(sendCallMsg{tool: e.tool, args: e.ta.value(), violations: e.violations, progress: e.progress})
 }
 
 func (e *editorPane) wheel(dy, y int) {
@@ -254,7 +265,10 @@ func (e *editorPane) help() []key.Binding {
 	k.NextCall.SetEnabled(n > 0 && e.histPos < n)
 	k.ScrollUp.SetEnabled(!e.editing)
 	k.ScrollDown.SetEnabled(!e.editing)
-	out := []key.Binding{k.Edit, k.Done, k.Send, k.Reset, k.PrevCall, k.NextCall, k.ScrollUp, k.ScrollDown}
+	if e.progress {
+		k.Progress.SetHelp("ctrl+t", "progress token: ON (turn off)")
+	}
+	out := []key.Binding{k.Edit, k.Done, k.Send, k.Progress, k.Reset, k.PrevCall, k.NextCall, k.ScrollUp, k.ScrollDown}
 	if e.editing {
 		out = append(out, e.ta.keys.list()...)
 	}
@@ -283,5 +297,11 @@ func (e *editorPane) view() string {
 	if e.confirm {
 		line = e.st.warnText.Render(ansi.Truncate("ctrl+s again: send despite the schema violations", e.width, "…"))
 	}
-	return line + "\n" + e.ta.view() + "\n" + e.st.muted.Render(strings.Repeat("─", e.width)) + "\n" + e.problems.view(e.st)
+	sep := e.st.muted.Render(strings.Repeat("─", e.width))
+	if e.progress {
+		// The call is not sent as typed alone: say so where it is typed.
+		note := ansi.Truncate("── + _meta.progressToken (ctrl+t: off) ", e.width, "…")
+		sep = e.st.warnText.Render(note) + e.st.muted.Render(strings.Repeat("─", max(e.width-ansi.StringWidth(note), 0)))
+	}
+	return line + "\n" + e.ta.view() + "\n" + sep + "\n" + e.problems.view(e.st)
 }

@@ -65,6 +65,7 @@ type framesPane struct {
 	tlSel    int
 	tlTop    int
 	toolOf   map[int]string // tools/call request index → params.name, read on demand
+	noteOf   map[int]string // notification index → its gist (log line, progress), read on demand
 	marks    map[int]string // response index → outcome mark, read on demand
 	markIdx  int            // the marked call's request frame index, or -1
 
@@ -81,7 +82,7 @@ func newFramesPane(st *styles, r frames.Reader) *framesPane {
 	ti.prompt = "/ "
 	ti.placeholder = "method, tool=NAME, id=…, or text in the summary"
 	p := &framesPane{st: st, keys: newFramesKeys(), ikeys: newInputKeys(), out: &outbox{}, r: r, input: ti, follow: true, bodyFor: -1,
-		toolOf: map[int]string{}, marks: map[int]string{}, markIdx: -1}
+		toolOf: map[int]string{}, noteOf: map[int]string{}, marks: map[int]string{}, markIdx: -1}
 	p.grow(r.Len())
 	return p
 }
@@ -670,6 +671,9 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 		if t := p.tool(i); t != "" {
 			what += " " + t
 		}
+		if n := p.note(i); n != "" {
+			what = n
+		}
 		if f.ID != "" {
 			what += " id=" + f.ID
 		}
@@ -725,9 +729,89 @@ func kindLabel(f *frames.Frame) string {
 			return "srv-req"
 		}
 	case frames.KindNotification:
+		if isLog(f) {
+			return "log"
+		}
 		return "notify"
 	case frames.KindTransport:
 		return "transp"
 	}
 	return string(f.Kind)
+}
+
+// isLog reports whether f is a server log line (notifications/message).
+func isLog(f *frames.Frame) bool {
+	return f.Kind == frames.KindNotification && f.Dir == frames.ServerToClient && f.Method == "notifications/message"
+}
+
+// note is the gist of a notification worth reading in the list without
+// opening it: a log line's level, logger and text, progress and its token,
+// the request a cancellation names. "" for other frames.
+func (p *framesPane) note(i int) string {
+	f := p.r.Frame(i)
+	if f.Kind != frames.KindNotification {
+		return ""
+	}
+	switch f.Method {
+	case "notifications/message", "notifications/progress", "notifications/cancelled":
+	default:
+		return ""
+	}
+	if n, ok := p.noteOf[i]; ok {
+		return n
+	}
+	body, _ := p.r.Body(i)
+	n := notificationGist(f.Method, body)
+	p.noteOf[i] = n
+	return n
+}
+
+func notificationGist(method string, body []byte) string {
+	var env struct {
+		Params struct {
+			Level         string          `json:"level"`
+			Logger        string          `json:"logger"`
+			Data          json.RawMessage `json:"data"`
+			ProgressToken json.RawMessage `json:"progressToken"`
+			Progress      json.RawMessage `json:"progress"`
+			Total         json.RawMessage `json:"total"`
+			Message       string          `json:"message"`
+			RequestID     json.RawMessage `json:"requestId"`
+			Reason        string          `json:"reason"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		return ""
+	}
+	pr := env.Params
+	switch method {
+	case "notifications/message":
+		text := compact(pr.Data)
+		var str string
+		if json.Unmarshal(pr.Data, &str) == nil {
+			text = str
+		}
+		logger := ""
+		if pr.Logger != "" {
+			logger = " [" + pr.Logger + "]"
+		}
+		return fmt.Sprintf("%s%s: %s", strings.ToUpper(orUnknown(pr.Level)), logger, sanitize([]byte(text)))
+	case "notifications/progress":
+		s := "progress " + compact(pr.Progress)
+		if len(pr.Total) > 0 {
+			s += "/" + compact(pr.Total)
+		}
+		s += " token=" + compact(pr.ProgressToken)
+		if pr.Message != "" {
+			s += " " + pr.Message
+		}
+		return s
+	case "notifications/cancelled":
+		s := "cancelled requestId=" + compact(pr.RequestID)
+		if pr.Reason != "" {
+			s += " (" + pr.Reason + ")"
+		}
+		return s
+	}
+	return ""
 }

@@ -33,6 +33,8 @@ type header struct {
 	info   session.Info
 	frames int
 	width  int
+
+	waiting int // server requests waiting for the user's answer
 }
 
 func (h *header) setSize(w int) { h.width = w }
@@ -82,6 +84,10 @@ func (h *header) view() string {
 			line2 += h.st.muted.Render("  · i: instructions")
 		} else {
 			line2 += h.st.muted.Render("  · i: details")
+		}
+		if h.waiting > 0 {
+			// First, so it survives a narrow terminal: the server is blocked.
+			line2 = h.st.warnText.Render(fmt.Sprintf("⚠ the server waits for your answer (%d): A answers", h.waiting)) + h.st.muted.Render(" · ") + line2
 		}
 	case stateFailed:
 		line2 = h.st.muted.Render("the server did not start or answer; r retries, 4 shows the frames")

@@ -11,7 +11,8 @@ func bind(keys []string, help, desc string) key.Binding {
 }
 
 type globalKeys struct {
-	Quit, ForceQuit, Help, Next, Prev, Tools, Editor, Result, Frames, Info, Retry, Relist key.Binding
+	Quit, ForceQuit, Help, Next, Prev, Tools, Editor, Result, Frames, Info, Retry, Relist,
+	CancelCall, Answer, LogLevel key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -28,6 +29,44 @@ func newGlobalKeys() globalKeys {
 		Info:      bind([]string{"i"}, "i", "server info & instructions"),
 		Retry:     bind([]string{"r"}, "r", "retry connecting"),
 		Relist:    bind([]string{"R"}, "R", "re-list tools"),
+		// ctrl+x works while typing, so an open call can be cancelled from
+		// the editor it was sent from.
+		CancelCall: bind([]string{"ctrl+x"}, "ctrl+x", "cancel the open call (notifications/cancelled)"),
+		Answer:     bind([]string{"A", "ctrl+o"}, "A/ctrl+o", "answer the server's waiting request (ctrl+o while typing)"),
+		LogLevel:   bind([]string{"L"}, "L", "set the server's log level (logging/setLevel)"),
+	}
+}
+
+// askKeys answer a request the server sent mid-call. The text keys are the
+// editor's; these are the ones that decide.
+type askKeys struct {
+	Send, SendReply, Reject, RejectSampling, Cancel, Later, AboutUp, AboutDown key.Binding
+}
+
+func newAskKeys() askKeys {
+	return askKeys{
+		Send:           bind([]string{"ctrl+s"}, "ctrl+s", "accept with this content"),
+		SendReply:      bind([]string{"ctrl+s"}, "ctrl+s", "send this reply"),
+		Reject:         bind([]string{"ctrl+x"}, "ctrl+x", "decline"),
+		RejectSampling: bind([]string{"ctrl+x"}, "ctrl+x", "reject (JSON-RPC error)"),
+		Cancel:         bind([]string{"ctrl+g"}, "ctrl+g", "cancel (dismiss)"),
+		Later:          bind([]string{"esc"}, "esc", "answer later (A)"),
+		AboutUp:        bind([]string{"shift+up"}, "shift+↑", "scroll the request up"),
+		AboutDown:      bind([]string{"shift+down"}, "shift+↓", "scroll the request"),
+	}
+}
+
+// levelKeys pick a log level.
+type levelKeys struct {
+	Up, Down, Set, Close key.Binding
+}
+
+func newLevelKeys() levelKeys {
+	return levelKeys{
+		Up:    bind([]string{"up", "k"}, "↑/k", "up"),
+		Down:  bind([]string{"down", "j"}, "↓/j", "down"),
+		Set:   bind([]string{"enter"}, "enter", "send logging/setLevel"),
+		Close: bind([]string{"esc", "q", "L"}, "esc", "close"),
 	}
 }
 
@@ -69,7 +108,7 @@ func newToolsKeys() toolsKeys {
 }
 
 type editorKeys struct {
-	Edit, Done, Send, Reset, PrevCall, NextCall, ScrollUp, ScrollDown key.Binding
+	Edit, Done, Send, Reset, PrevCall, NextCall, ScrollUp, ScrollDown, Progress key.Binding
 }
 
 func newEditorKeys() editorKeys {
@@ -82,6 +121,7 @@ func newEditorKeys() editorKeys {
 		NextCall:   bind([]string{"ctrl+n"}, "ctrl+n", "arguments of the next call"),
 		ScrollUp:   bind([]string{"K", "shift+up"}, "K", "scroll problems up"),
 		ScrollDown: bind([]string{"J", "shift+down"}, "J", "scroll problems down"),
+		Progress:   bind([]string{"ctrl+t"}, "ctrl+t", "send calls with a progress token (on/off)"),
 	}
 }
 

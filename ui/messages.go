@@ -41,6 +41,26 @@ type toolsChangedMsg struct{}
 // framesMsg: the frame log now holds n frames.
 type framesMsg struct{ n int }
 
+// serverAskMsg: the server sent a request a human answers (sampling,
+// elicitation); its hook waits for answerAskMsg.
+type serverAskMsg struct{ q *serverAsk }
+
+// askDoneMsg: the hook of server request id returned (answered, withdrawn
+// by the server, or the session ended).
+type askDoneMsg struct{ id int }
+
+// progressMsg: notifications/progress arrived for call id.
+type progressMsg struct {
+	id int
+	p  session.Progress
+}
+
+// logLevelSetMsg: logging/setLevel level was sent (or refused).
+type logLevelSetMsg struct {
+	level string
+	err   error
+}
+
 // callDoneMsg: call id came back (or failed to).
 type callDoneMsg struct {
 	id  int
@@ -95,7 +115,33 @@ type sendCallMsg struct {
 	tool       string
 	args       string
 	violations []schema.Violation
+	progress   bool // send _meta.progressToken with the call
 }
+
+// cancelCallMsg asks to cancel call id while it is open (id 0: the newest
+// open call): the SDK sends notifications/cancelled.
+type cancelCallMsg struct{ id int }
+
+// answerAskMsg answers the server's request id (a serverAsk); what says
+// how, for the status line.
+type answerAskMsg struct {
+	id     int
+	answer askAnswer
+	what   string
+}
+
+// hideAskMsg asks to hide the server-request dialog; the request stays
+// open and openAskMsg shows it again.
+type hideAskMsg struct{}
+
+// openAskMsg asks to show the oldest server request waiting for an answer.
+type openAskMsg struct{}
+
+// setLogLevelMsg asks to send logging/setLevel.
+type setLogLevelMsg struct{ level string }
+
+// closeLevelMsg asks to close the log level picker.
+type closeLevelMsg struct{}
 
 // editCallMsg asks to load a previous call's tool and arguments into the
 // editor (and, with edit, to start typing in it).

@@ -45,7 +45,7 @@ func press(keys ...string) []tea.Msg {
 			out = append(out, tea.KeyPressMsg{Code: tea.KeyBackspace})
 		case "ctrl+s":
 			out = append(out, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
-		case "ctrl+c", "ctrl+r", "ctrl+u":
+		case "ctrl+c", "ctrl+r", "ctrl+u", "ctrl+k", "ctrl+x", "ctrl+t", "ctrl+g", "ctrl+o":
 			out = append(out, tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl})
 		default:
 			for _, r := range k {

@@ -93,7 +93,16 @@ func TestRecordingSteppedByCall(t *testing.T) {
 			t.Errorf("the timeline lacks %q:\n%s", want, view)
 		}
 	}
-	if strings.Count(view, "✓") != 3 {
+	// subscriptions/listen is answered only if the server saw the SDK's
+	// notifications/cancelled before the session closed: a race the test
+	// does not judge, so its row is left out of the count.
+	ticks := 0
+	for _, l := range strings.Split(view, "\n") {
+		if !strings.Contains(l, "subscriptions/listen") {
+			ticks += strings.Count(l, "✓")
+		}
+	}
+	if ticks != 3 {
 		t.Errorf("the timeline should mark discover, tools/list and get_report ✓ (both searches are partial):\n%s", view)
 	}
 	// The timeline started on the selected call; enter shows it in the list.

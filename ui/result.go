@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,6 +43,14 @@ type call struct {
 	baseline *fixture.Call
 	argsNote string
 	argsSame bool
+
+	// withProgress: the call carried _meta.progressToken; progress holds
+	// the notifications/progress delivered while it was open.
+	withProgress bool
+	progress     []session.Progress
+	sent         time.Time
+	cancel       context.CancelCauseFunc // cancels the open call
+	cancelledAt  time.Time               // when the user cancelled it
 }
 
 // largeResult is the response size above which a result is rendered in a
@@ -51,6 +60,9 @@ const largeResult = 1 << 20
 // finish records the reply to the call.
 func (c *call) finish(ex *session.Exchange, err error) {
 	c.done, c.ex, c.err = true, ex, err
+	if c.cancel != nil {
+		c.cancel(context.Canceled) // releases the call's context; the call is over
+	}
 	o := c.classify()
 	c.outcomeOf = &o
 }
@@ -122,7 +134,7 @@ func (p *resultPane) sync() {
 	c := p.current()
 	as := fmt.Sprint(p.showRaw)
 	if c != nil {
-		as += fmt.Sprint(c.done)
+		as += fmt.Sprint(c.done, len(c.progress), c.cancelledAt.IsZero())
 	}
 	id := -1
 	if c != nil {
@@ -142,6 +154,20 @@ func (p *resultPane) sync() {
 	default:
 		p.body.setDoc(c.doc())
 	}
+}
+
+// openID is the call ctrl+x cancels: the shown call when it is still open,
+// else the newest open call; 0 when none is open.
+func (p *resultPane) openID() int {
+	if c := p.current(); c != nil && !c.done {
+		return c.id
+	}
+	for i := len(*p.calls) - 1; i >= 0; i-- {
+		if c := (*p.calls)[i]; !c.done {
+			return c.id
+		}
+	}
+	return 0
 }
 
 func (p *resultPane) setFocus(f bool) { p.focused = f }
@@ -257,6 +283,7 @@ const (
 	outcomeToolError
 	outcomeRPCError
 	outcomeFailed
+	outcomeCancelled
 )
 
 func (c *call) outcome() outcome {
@@ -268,9 +295,12 @@ func (c *call) outcome() outcome {
 
 func (c *call) classify() outcome {
 	var rpc *session.RPCError
+	var cancelled *session.CancelledError
 	switch {
 	case errors.As(c.err, &rpc):
 		return outcomeRPCError
+	case errors.As(c.err, &cancelled):
+		return outcomeCancelled
 	case c.err != nil:
 		return outcomeFailed
 	}
@@ -322,6 +352,8 @@ func (c *call) badge(st *styles) string {
 		return st.rpcErrorBadge.Render(fmt.Sprintf(" JSON-RPC ERROR %d ", rpc.Code)) + lat
 	case outcomeFailed:
 		return st.errorText.Render("✗ FAILED") + lat
+	case outcomeCancelled:
+		return st.warnText.Render("⊘ CANCELLED") + " " + roundLatency(c.cancelledAt.Sub(c.sent))
 	case outcomeToolError:
 		return st.toolErrorBadge.Render("✗ TOOL ERROR (isError)") + lat + partial
 	}
@@ -367,7 +399,7 @@ func (c *call) doc() *doc {
 		if c.rendering {
 			b.linef(roleMuted, "rendering the %s result… (the frames pane has its raw bytes now)", frames.HumanSize(c.responseSize()))
 		} else {
-			b.line(roleMuted, "sending…")
+			c.writeOpen(&b)
 		}
 		return b.doc()
 	}
@@ -424,6 +456,18 @@ func (c *call) writeOutcome(b *docBuilder) (partial bool) {
 			b.bytes(pr)
 		}
 		return false
+	case outcomeCancelled:
+		b.linef(roleWarn, "⊘ cancelled by you after %s; the server may still send progress", roundLatency(c.cancelledAt.Sub(c.sent)))
+		id := ""
+		if c.ex != nil && c.ex.Request != nil {
+			id = " for request id=" + c.ex.Request.ID
+		}
+		b.line(rolePlain, "jig sent notifications/cancelled"+id+": no response will come. Progress the server sends after it still shows in the frames pane.")
+		c.writeProgress(b)
+		if frameNote != "" {
+			b.line(roleMuted, frameNote)
+		}
+		return false
 	case outcomeFailed:
 		b.line(roleError, "✗ CALL FAILED: "+c.err.Error())
 		var ce *session.ConnectError
@@ -445,7 +489,44 @@ func (c *call) writeOutcome(b *docBuilder) (partial bool) {
 	if frameNote != "" {
 		b.line(roleMuted, frameNote)
 	}
+	c.writeProgress(b)
 	return writeResult(b, c.ex.Result, c.output)
+}
+
+// writeOpen is an open call: waiting, with its progress so far.
+func (c *call) writeOpen(b *docBuilder) {
+	switch {
+	case !c.cancelledAt.IsZero():
+		b.line(roleWarn, "⊘ cancelling… (notifications/cancelled is on its way)")
+	case c.withProgress:
+		b.line(roleMuted, "waiting for the response · sent with _meta.progressToken · ctrl+x cancels")
+	default:
+		b.line(roleMuted, "sending… (ctrl+x cancels)")
+	}
+	c.writeProgress(b)
+}
+
+// writeProgress lists the progress the call received, the latest first
+// as a bar.
+func (c *call) writeProgress(b *docBuilder) {
+	if !c.withProgress {
+		return
+	}
+	if len(c.progress) == 0 {
+		b.line(roleMuted, "progress: none yet")
+		return
+	}
+	last := c.progress[len(c.progress)-1]
+	b.linef(roleLabel, "progress %s%s · %d notification%s", last.String(), progressBar(last), len(c.progress), plural(len(c.progress)))
+}
+
+// progressBar draws progress/total as ten cells, when the total is known.
+func progressBar(p session.Progress) string {
+	if p.Total <= 0 {
+		return ""
+	}
+	n := int(min(max(p.Progress/p.Total, 0), 1)*10 + 0.5)
+	return fmt.Sprintf(" [%s%s] %d%%", strings.Repeat("█", n), strings.Repeat("░", 10-n), int(p.Progress/p.Total*100+0.5))
 }
 
 // resultBody is the part of a CallToolResult jig reads.

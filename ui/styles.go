@@ -53,6 +53,7 @@ type styles struct {
 	frameResult        lipgloss.Style
 	frameError         lipgloss.Style
 	frameNotification  lipgloss.Style
+	frameLog           lipgloss.Style // notifications/message: the server's own log
 	frameStderr        lipgloss.Style
 	frameInvalid       lipgloss.Style
 	frameTransport     lipgloss.Style
@@ -107,6 +108,7 @@ func newStyles(isDark bool) *styles {
 		frameResult:        s().Foreground(green),
 		frameError:         s().Bold(true).Foreground(red),
 		frameNotification:  s().Foreground(cyan),
+		frameLog:           s().Italic(true).Foreground(yellow),
 		frameStderr:        s().Faint(true).Foreground(yellow),
 		frameInvalid:       s().Bold(true).Underline(true).Foreground(orange),
 		frameTransport:     s().Italic(true).Foreground(muted),
@@ -127,6 +129,9 @@ func (st *styles) frame(f *frames.Frame) lipgloss.Style {
 	case frames.KindError:
 		return st.frameError
 	case frames.KindNotification:
+		if isLog(f) {
+			return st.frameLog
+		}
 		return st.frameNotification
 	case frames.KindStderr:
 		return st.frameStderr

@@ -1,0 +1,238 @@
+package ui
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session"
+)
+
+// everything is server-everything over stdio (PEERS.md), with the
+// capabilities that make it ask for sampling and elicitation. A missing
+// peer skips locally and fails when JIG_REQUIRE_PEERS=1.
+func everything(t *testing.T) Config {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	se := filepath.Join(filepath.Dir(file), "..", ".peers", "npm", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	_, statErr := os.Stat(se)
+	_, nodeErr := exec.LookPath("node")
+	if statErr != nil || nodeErr != nil {
+		if os.Getenv("JIG_REQUIRE_PEERS") == "1" {
+			t.Fatalf("peer server-everything is missing (%v, %v) and JIG_REQUIRE_PEERS=1: run .ci/run, or the install steps in PEERS.md", statErr, nodeErr)
+		}
+		t.Skipf("peer server-everything is not installed (%v, %v); run .ci/run", statErr, nodeErr)
+	}
+	return Config{Options: &session.Options{
+		Target:       session.Target{Transport: session.TransportStdio, Command: []string{"node", se, "stdio"}},
+		Capabilities: []string{"roots", "sampling", "elicitation"},
+		Log:          frames.NewLog(nil),
+	}}
+}
+
+// pick filters the tools to name and opens it in the editor, prefilled.
+func (f *flow) pick(name string) {
+	f.t.Helper()
+	f.waitFor("mcp-servers/everything") // the server's name: the handshake is done
+	f.keys("1", "/", name, "enter")
+	f.waitFor(name + " —") // its details: capability-gated tools arrive with a re-listing
+	f.keys("enter")
+	f.waitFor("EDITING")
+}
+
+// waitLog waits until the session's frames satisfy ok.
+func (f *flow) waitLog(log *frames.Log, what string, ok func() bool) {
+	f.t.Helper()
+	teatest.WaitFor(screenOnFailure{f.t, f.p, []string{what}}, f.tm.Output(), func([]byte) bool { return ok() },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+func TestFlowSamplingAnsweredInTheDialog(t *testing.T) {
+	cfg := everything(t)
+	f := start(t, cfg, 160, 40)
+	f.pick("trigger-sampling-request")
+	f.keys("ctrl+s")
+	f.waitFor("The server asks for a model reply (sampling/createMessage)", "system: You are a helpful test server.",
+		"while call #1 trigger-sampling-request is open", "jig placeholder reply")
+	f.keys("ctrl+k", "Forty-two", "ctrl+s")
+	f.waitFor(`"model": "jig-human"`, `"text": "Forty-two"`, "✓ ok")
+	// The nested exchange is in the frames, in order.
+	var order []string
+	for _, fr := range cfg.Options.Log.Frames() {
+		if fr.Kind.IsMessage() && (fr.Method == "tools/call" || fr.Method == "sampling/createMessage") {
+			order = append(order, fr.Dir.Arrow()+fr.Method+":"+string(fr.Kind))
+		}
+	}
+	want := "→tools/call:request ←sampling/createMessage:request →sampling/createMessage:result ←tools/call:result"
+	if got := strings.Join(order, " "); got != want {
+		t.Errorf("the frames are %s\nwant %s", got, want)
+	}
+}
+
+func TestFlowSamplingRejected(t *testing.T) {
+	cfg := everything(t)
+	f := start(t, cfg, 80, 24)
+	f.pick("trigger-sampling-request")
+	f.keys("ctrl+s")
+	f.waitFor("sampling/createMessage id=")
+	f.keys("ctrl+x")
+	f.waitFor("MCP error -1: jig: the user rejected the sampling request")
+	f.waitLog(cfg.Options.Log, "the rejection as a JSON-RPC error", func() bool {
+		for _, fr := range cfg.Options.Log.Frames() {
+			if fr.Dir == frames.ClientToServer && fr.Method == "sampling/createMessage" && fr.Kind == frames.KindError && fr.Code == -1 {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func TestFlowElicitationAccepted(t *testing.T) {
+	cfg := everything(t)
+	f := start(t, cfg, 160, 40)
+	f.pick("trigger-elicitation-request")
+	f.keys("ctrl+s")
+	f.waitFor("The server asks you for input (elicitation/create)", "Please provide inputs", `"name": ""`, "✓ valid against the requested schema")
+	// Hidden, the request keeps waiting; ctrl+o brings it back while typing.
+	f.keys("esc")
+	f.waitFor("the server waits for your answer (1)")
+	f.keys("ctrl+o")
+	f.waitFor("Please provide inputs")
+	f.keys("down", "end", "left", "left", "Ada Lovelace", "ctrl+s")
+	f.waitFor("Name: Ada Lovelace", "✓ ok")
+}
+
+func TestFlowProgressAndCancel(t *testing.T) {
+	cfg := everything(t)
+	f := start(t, cfg, 160, 40)
+	f.pick("trigger-long-running-operation")
+	f.keys("down", "end", "backspace", "backspace", "backspace", "2,", "down", "end", "backspace", "4")
+	f.keys("ctrl+t")
+	f.waitFor("+ _meta.progressToken")
+	f.keys("ctrl+s")
+	f.waitFor("progress 1/4 [")
+	f.keys("ctrl+x")
+	f.waitFor("cancelled by you after", "⊘ CANCELLED")
+	log := cfg.Options.Log
+	var req *frames.Frame
+	for _, fr := range log.Frames() {
+		if fr.Method == "tools/call" && fr.Kind == frames.KindRequest {
+			req = fr
+		}
+	}
+	if req == nil || !strings.Contains(string(req.Raw), `"progressToken":"jig-progress-`) {
+		t.Fatalf("the call was not sent with a progress token: %v", req)
+	}
+	// jig sent notifications/cancelled for the call; progress goes on, no response comes.
+	f.waitLog(log, "notifications/cancelled, then more progress", func() bool {
+		cancelled := false
+		for _, fr := range log.Frames() {
+			if fr.Dir == frames.ClientToServer && fr.Method == "notifications/cancelled" {
+				var n struct {
+					Params struct {
+						RequestID json.RawMessage `json:"requestId"`
+					} `json:"params"`
+				}
+				json.Unmarshal(fr.Raw, &n)
+				cancelled = string(n.Params.RequestID) == req.ID
+			}
+			if cancelled && fr.Method == "notifications/progress" {
+				return true
+			}
+		}
+		return false
+	})
+	if j := log.Partner(int(req.Seq - 1)); j >= 0 {
+		t.Errorf("the cancelled call got a response: %s", log.Frame(j).Raw)
+	}
+}
+
+func TestFlowLogLevel(t *testing.T) {
+	cfg := everything(t)
+	f := start(t, cfg, 160, 40)
+	f.waitFor("mcp-servers/everything")
+	f.keys("4", "L")
+	f.waitFor("Server log level (logging/setLevel)", "▶ debug")
+	f.keys("down", "down", "down", "enter")
+	f.waitFor("4 Frames", "· log ≥ warning")
+	f.waitLog(cfg.Options.Log, "logging/setLevel warning", func() bool {
+		for _, fr := range cfg.Options.Log.Frames() {
+			if fr.Method == "logging/setLevel" && fr.Kind == frames.KindRequest && strings.Contains(string(fr.Raw), `"level":"warning"`) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func TestFlowLogLevelNotInTheStatelessEra(t *testing.T) {
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("● connected", "search_orders")
+	f.keys("4", "L")
+	f.waitFor("logging/setLevel is not available in protocol 2026-07-28")
+}
+
+// TestAskDialogChecksElicitedContent drives the dialog alone: the content
+// is checked against the requested schema as it is typed, a violation needs
+// a second ctrl+s, and the answer names the request it answers.
+func TestAskDialogChecksElicitedContent(t *testing.T) {
+	d := newAskDialog(newStyles(true))
+	d.setSize(80, 20)
+	q := &serverAsk{id: 7, from: session.ServerRequest{Method: "elicitation/create", ID: "3"},
+		elicit: &mcp.ElicitParams{Message: "Who are you?", RequestedSchema: map[string]any{
+			"type": "object", "required": []any{"name"},
+			"properties": map[string]any{"name": map[string]any{"type": "string"}, "age": map[string]any{"type": "integer", "minimum": 0, "default": 1}},
+		}}}
+	d.open(q, "call #1 whoami")
+	view := screen(d.view())
+	for _, want := range []string{"elicitation/create id=3 · while call #1 whoami is open", "Who are you?", `"name": ""`, `"age": 1`, "✓ valid"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the dialog lacks %q:\n%s", want, view)
+		}
+	}
+	d.edit.setValue(`{"name": "Ada", "age": -3`)
+	d.edit.cursorEnd()
+	d.update(press("}")[0])
+	if !strings.Contains(screen(d.view()), "/age: minimum: got -3, want 0") {
+		t.Errorf("the violation is not listed:\n%s", screen(d.view()))
+	}
+	d.update(press("ctrl+s")[0])
+	if len(d.out.msgs) != 1 {
+		t.Fatalf("the first ctrl+s on violating content queued %v, want one status line", d.out.msgs)
+	}
+	if _, ok := d.out.msgs[0].(statusMsg); !ok {
+		t.Fatalf("the first ctrl+s queued %#v, want a statusMsg asking to confirm", d.out.msgs[0])
+	}
+	d.update(press("ctrl+s")[0])
+	ans, ok := d.out.msgs[1].(answerAskMsg)
+	if !ok || ans.id != 7 || ans.answer.elicit == nil || ans.answer.elicit.Action != "accept" || ans.answer.elicit.Content["name"] != "Ada" {
+		t.Fatalf("the second ctrl+s queued %#v, want an accept for request 7 with the content", d.out.msgs[1])
+	}
+	d.update(press("ctrl+g")[0])
+	if ans := d.out.msgs[2].(answerAskMsg); ans.answer.elicit.Action != "cancel" {
+		t.Errorf("ctrl+g answered %q, want cancel", ans.answer.elicit.Action)
+	}
+}
+
+func TestNotificationGist(t *testing.T) {
+	tests := []struct{ method, body, want string }{
+		{"notifications/message", `{"method":"notifications/message","params":{"level":"warning","logger":"db","data":"slow query"}}`, "WARNING [db]: slow query"},
+		{"notifications/message", `{"method":"notifications/message","params":{"level":"info","data":{"n":1}}}`, `INFO: {"n":1}`},
+		{"notifications/progress", `{"method":"notifications/progress","params":{"progress":2,"total":4,"progressToken":"jig-progress-1"}}`, `progress 2/4 token="jig-progress-1"`},
+		{"notifications/cancelled", `{"method":"notifications/cancelled","params":{"requestId":9,"reason":"context canceled"}}`, "cancelled requestId=9 (context canceled)"},
+	}
+	for _, tt := range tests {
+		if got := notificationGist(tt.method, []byte(tt.body)); got != tt.want {
+			t.Errorf("notificationGist(%s) = %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}
