@@ -160,10 +160,41 @@ func (s *Session) CallToolWith(ctx context.Context, name string, args json.RawMe
 	if errors.As(err, &rpcErr) && ex != nil {
 		rpcErr.Raw = ex.Error
 	}
+	var cancelled *CancelledError
+	if errors.As(err, &cancelled) && ex != nil {
+		s.awaitCancelled(ex.Request, time.Second)
+	}
 	if ex == nil && err == nil {
 		return nil, fmt.Errorf("tools/call %s: no response frame was recorded", name)
 	}
 	return ex, err
+}
+
+// awaitCancelled waits (at most limit) until the notifications/cancelled
+// the SDK sends in the background for req has crossed, so a caller that
+// closes the session right after a cancellation still has it in the frames.
+func (s *Session) awaitCancelled(req *frames.Frame, limit time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	for i := int(req.Seq); ; i++ {
+		for i >= s.Log.Len() {
+			if _, err := s.Log.Wait(ctx, s.Log.Len()); err != nil {
+				return
+			}
+		}
+		f := s.Log.Frame(i)
+		if f.Dir != frames.ClientToServer || f.Method != "notifications/cancelled" {
+			continue
+		}
+		var n struct {
+			Params struct {
+				RequestID json.RawMessage `json:"requestId"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(f.Raw, &n) == nil && string(n.Params.RequestID) == req.ID {
+			return
+		}
+	}
 }
 
 func rpcError(err error) error {

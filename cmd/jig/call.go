@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,7 +24,8 @@ func newCallCmd(st *streams) *cobra.Command {
 	ff := &framesFlag{}
 	pf := &pinFlags{}
 	var argsFlag string
-	var asJSON bool
+	var asJSON, progress bool
+	var cancelAfter time.Duration
 	cmd := &cobra.Command{
 		Use:   "call TOOL [flags] [-- command args...]",
 		Short: "Call a tool with exactly the arguments you give",
@@ -29,13 +33,27 @@ func newCallCmd(st *streams) *cobra.Command {
 are JSON; arguments that violate the tool's inputSchema are reported on stderr
 and sent anyway, because reproducing a bad call is often the point.
 
+--progress sends the call with _meta.progressToken (a different request on the
+wire than one without, so it is off unless asked) and prints each
+notifications/progress to stderr as it arrives. --cancel-after cancels the call
+after that long on purpose: jig sends notifications/cancelled, as a client
+whose user gave up would, and exits 4; a server that is merely slow hits
+--timeout instead, which is exit 3.
+
+The server's sampling/createMessage requests get a fixed, labelled reply and
+its elicitation/create requests are declined: the CLI never waits for a human
+(jig connect answers them in a dialog).
+
 Exit codes: 0 success; 1 a JSON-RPC error or a result with isError; 2 usage
-error; 3 the server could not be reached, crashed or timed out.`,
+error; 3 the server could not be reached, crashed or timed out; 4 the call was
+cancelled by --cancel-after.`,
 		Example: `  jig call search_orders --args '{"customer":"Acme Corp","since":"last month"}' --demo
   jig call echo --args @args.json -- node server.js
   echo '{"a":"x"}' | jig call get-sum --args - --frames -- node server.js
   jig call search_orders --args '{"customer":"acme","since":"2026-01-01","limit":500}' --demo \
-      --pin fixtures/search-orders-truncated.json --note "limit is capped at 20 and says so"`,
+      --pin fixtures/search-orders-truncated.json --note "limit is capped at 20 and says so"
+  jig call trigger-long-running-operation --args '{"duration":5,"steps":5}' --progress --cancel-after 2s \
+      -- node server-everything/dist/index.js stdio`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tool := args[0]
@@ -53,6 +71,12 @@ error; 3 the server could not be reached, crashed or timed out.`,
 			if err := pf.check(cmd); err != nil {
 				return err
 			}
+			if cancelAfter < 0 {
+				return usageErr("--cancel-after %s: give a positive duration, e.g. 2s", cancelAfter)
+			}
+			if cancelAfter > 0 && pf.file != "" {
+				return usageErr("--cancel-after and --pin: a cancelled call has no response to pin")
+			}
 			return withSession(cmd.Context(), st, tf, command, ff, tool, func(ctx context.Context, s *session.Session) error {
 				rawTools, _, err := s.ListTools(ctx)
 				if err != nil {
@@ -64,7 +88,17 @@ error; 3 the server could not be reached, crashed or timed out.`,
 				} else {
 					warnViolations(st.err, tool, t.InputSchema, argv)
 				}
-				ex, err := s.CallTool(ctx, tool, argv)
+				ex, err := callWith(ctx, st, s, tool, argv, progress, cancelAfter)
+				var cancelled *session.CancelledError
+				if errors.As(err, &cancelled) {
+					id := ""
+					if ex != nil && ex.Request != nil {
+						id = " for request id=" + ex.Request.ID
+					}
+					fmt.Fprintf(st.err, "jig: tools/call %s cancelled after %s as --cancel-after asked: jig sent notifications/cancelled%s; no response will come (the server may still send progress)\n",
+						tool, cancelled.After.Round(time.Millisecond), id)
+					return &exitError{code: exitCancelled}
+				}
 				if _, isRPC := err.(*session.RPCError); pf.file != "" && ex != nil && (err == nil || isRPC) {
 					opts, oerr := tf.options(command)
 					if oerr != nil {
@@ -101,8 +135,43 @@ error; 3 the server could not be reached, crashed or timed out.`,
 	bindFrames(cmd, ff)
 	cmd.Flags().StringVar(&argsFlag, "args", "{}", "arguments as JSON, @FILE, or - for stdin; sent exactly as given")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result (or error) object exactly as the server sent it")
+	cmd.Flags().BoolVar(&progress, "progress", false, "send _meta.progressToken and print each notifications/progress to stderr")
+	cmd.Flags().DurationVar(&cancelAfter, "cancel-after", 0, "cancel the call after this long (notifications/cancelled; exit 4)")
 	pf.bind(cmd)
 	return cmd
+}
+
+// exitCancelled is jig call's exit code when --cancel-after cancelled the
+// call: the user's choice, not a failure of the server (exit 3).
+const exitCancelled = 4
+
+// callWith sends the call, printing progress to stderr when asked, and
+// cancels it after cancelAfter when that is set.
+func callWith(ctx context.Context, st *streams, s *session.Session, tool string, args json.RawMessage, progress bool, cancelAfter time.Duration) (*session.Exchange, error) {
+	cctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if cancelAfter > 0 {
+		t := time.AfterFunc(cancelAfter, func() { cancel(session.ErrCancelled) })
+		defer t.Stop()
+	}
+	var opts session.CallOptions
+	var mu sync.Mutex // progress arrives on the SDK's goroutine
+	done := false
+	if progress {
+		start := time.Now()
+		opts.OnProgress = func(p session.Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !done {
+				fmt.Fprintf(st.err, "jig: progress %s (after %s)\n", p, time.Since(start).Round(time.Millisecond))
+			}
+		}
+	}
+	ex, err := s.CallToolWith(cctx, tool, args, opts)
+	mu.Lock()
+	done = true
+	mu.Unlock()
+	return ex, err
 }
 
 // readArgs returns the arguments' exact bytes. They are parsed only to check

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// serverEverything is the command that starts server-everything over stdio
+// (PEERS.md). A missing peer skips locally and fails when JIG_REQUIRE_PEERS=1.
+func serverEverything(t *testing.T) []string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	se := filepath.Join(filepath.Dir(file), "..", "..", ".peers", "npm", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	_, statErr := os.Stat(se)
+	_, nodeErr := exec.LookPath("node")
+	if statErr != nil || nodeErr != nil {
+		if os.Getenv("JIG_REQUIRE_PEERS") == "1" {
+			t.Fatalf("peer server-everything is missing (%v, %v) and JIG_REQUIRE_PEERS=1: run .ci/run, or the install steps in PEERS.md", statErr, nodeErr)
+		}
+		t.Skipf("peer server-everything is not installed (%v, %v); run .ci/run", statErr, nodeErr)
+	}
+	return []string{"--", "node", se, "stdio"}
+}
+
+func TestCallProgressOnStderr(t *testing.T) {
+	args := append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":1,"steps":4}`, "--progress", "--no-record"}, serverEverything(t)...)
+	code, out, errOut := jig(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	for i := 1; i <= 4; i++ {
+		if want := "jig: progress " + string(rune('0'+i)) + "/4 (after "; !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(out, "progress") || !strings.Contains(out, "Long running operation completed") {
+		t.Errorf("stdout should hold the result only:\n%s", out)
+	}
+}
+
+func TestCallWithoutProgressSendsNoToken(t *testing.T) {
+	args := append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":0.2,"steps":2}`, "--frames", "--no-record"}, serverEverything(t)...)
+	code, _, errOut := jig(t, "", args...)
+	if code != 0 || strings.Contains(errOut, "progressToken") || strings.Contains(errOut, "jig: progress") {
+		t.Errorf("without --progress: exit %d and the frames mention a progress token or progress:\n%s", code, errOut)
+	}
+}
+
+func TestCallCancelAfter(t *testing.T) {
+	args := append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":5,"steps":5}`, "--progress", "--cancel-after", "300ms", "--frames", "--no-record"}, serverEverything(t)...)
+	code, out, errOut := jig(t, "", args...)
+	if code != exitCancelled {
+		t.Errorf("exit %d, want %d (cancelled by --cancel-after, not a timeout)", code, exitCancelled)
+	}
+	// --frames shows the cancellation on the wire, naming the call's request.
+	for _, want := range []string{"cancelled after 3", "as --cancel-after asked", "notifications/cancelled for request id=", `"method":"notifications/cancelled"`, `"requestId":`} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if out != "" {
+		t.Errorf("a cancelled call prints no result on stdout, got:\n%s", out)
+	}
+}
+
+func TestCallCancelAfterUsage(t *testing.T) {
+	code, _, errOut := jig(t, "", "call", "echo", "--cancel-after", "1s", "--pin", "x.json", "--demo")
+	if code != exitUsage || !strings.Contains(errOut, "a cancelled call has no response to pin") {
+		t.Errorf("--cancel-after with --pin: exit %d, stderr %s; want a usage error", code, errOut)
+	}
+}
