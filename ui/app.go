@@ -640,6 +640,10 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 		}
 		ctx, cancel := context.WithCancelCause(m.ctx)
 		c.cancel = cancel
+		if m.lay.tabs && m.focus == paneEditor {
+			// One pane at a time: show the call, its progress and ctrl+x.
+			m.setFocus(paneResult)
+		}
 		m.setStatus(fmt.Sprintf("call #%d: tools/call %s sent%s (ctrl+x cancels it)", c.id, c.tool, how), false)
 		return callTool(ctx, s, m.cfg.Timeout, c.id, c.tool, c.args, progress)
 	case cancelCallMsg:

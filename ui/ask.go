@@ -401,6 +401,7 @@ func (m *Model) asking(msg tea.Msg) tea.Cmd {
 		switch m.overlay {
 		case overlayNone, overlayHelp, overlayInfo, overlayLevel:
 			m.openAsk()
+			m.status = "" // the footer shows how to answer
 		default:
 			m.setStatus(fmt.Sprintf("the server sent %s and waits for your answer: A (ctrl+o while typing) answers it", q.method()), true)
 		}
@@ -437,6 +438,7 @@ func (m *Model) asking(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.openAsk()
+		m.status = ""
 	}
 	return nil
 }
