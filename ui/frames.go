@@ -342,23 +342,15 @@ func (p *framesPane) update(msg tea.Msg) tea.Cmd {
 		return p.updateTimeline(k)
 	}
 	n := p.count()
-	moved := true
+	sel, moved := moveCursor(p.keys.scrollKeys, k, p.sel, n, p.listH)
+	p.sel = sel
 	switch {
-	case key.Matches(k, p.keys.Up):
-		p.sel = max(p.sel-1, 0)
-	case key.Matches(k, p.keys.Down):
-		p.sel = min(p.sel+1, max(n-1, 0))
-	case key.Matches(k, p.keys.PageUp):
-		p.sel = max(p.sel-p.listH, 0)
-	case key.Matches(k, p.keys.PageDown):
-		p.sel = min(p.sel+p.listH, max(n-1, 0))
-	case key.Matches(k, p.keys.Home):
-		p.sel = 0
-	case key.Matches(k, p.keys.End):
-		p.sel = max(n-1, 0)
+	case moved:
 	case key.Matches(k, p.keys.NextCall):
+		moved = true
 		p.sel = p.nextRequest(+1)
 	case key.Matches(k, p.keys.PrevCall):
+		moved = true
 		p.sel = p.nextRequest(-1)
 	case key.Matches(k, p.keys.Partner):
 		i := p.selectedIndex()

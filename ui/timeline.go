@@ -137,21 +137,10 @@ func (p *framesPane) selectTimeline() {
 }
 
 func (p *framesPane) updateTimeline(k tea.KeyPressMsg) tea.Cmd {
-	n := len(p.tl)
-	moved := true
+	sel, moved := moveCursor(p.keys.scrollKeys, k, p.tlSel, len(p.tl), p.listH)
+	p.tlSel = sel
 	switch {
-	case key.Matches(k, p.keys.Up):
-		p.tlSel = max(p.tlSel-1, 0)
-	case key.Matches(k, p.keys.Down):
-		p.tlSel = min(p.tlSel+1, max(n-1, 0))
-	case key.Matches(k, p.keys.PageUp):
-		p.tlSel = max(p.tlSel-p.listH, 0)
-	case key.Matches(k, p.keys.PageDown):
-		p.tlSel = min(p.tlSel+p.listH, max(n-1, 0))
-	case key.Matches(k, p.keys.Home):
-		p.tlSel = 0
-	case key.Matches(k, p.keys.End):
-		p.tlSel = max(n-1, 0)
+	case moved:
 	case key.Matches(k, p.keys.Body), key.Matches(k, p.keys.Timeline), key.Matches(k, p.keys.Back):
 		p.timeline = false // the list shows the request the timeline was on
 		moved = false

@@ -240,20 +240,13 @@ func (p *toolsPane) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
-	n := len(p.shown)
+	if sel, ok := moveCursor(p.keys.scrollKeys, k, p.sel, len(p.shown), p.listH); ok {
+		p.sel = sel
+		p.keepVisible()
+		p.syncDetail(false)
+		return nil
+	}
 	switch {
-	case key.Matches(k, p.keys.Up):
-		p.sel = max(p.sel-1, 0)
-	case key.Matches(k, p.keys.Down):
-		p.sel = min(p.sel+1, max(n-1, 0))
-	case key.Matches(k, p.keys.PageUp):
-		p.sel = max(p.sel-p.listH, 0)
-	case key.Matches(k, p.keys.PageDown):
-		p.sel = min(p.sel+p.listH, max(n-1, 0))
-	case key.Matches(k, p.keys.Home):
-		p.sel = 0
-	case key.Matches(k, p.keys.End):
-		p.sel = max(n-1, 0)
 	case key.Matches(k, p.keys.Filter):
 		p.filtering = true
 		p.filter.focus()
