@@ -136,7 +136,6 @@ func (s *Session) CallToolWith(ctx context.Context, name string, args json.RawMe
 	token := ""
 	if opts.OnProgress != nil {
 		token = s.progress.add(opts.OnProgress)
-		defer s.progress.remove(token)
 		params.SetProgressToken(token)
 	}
 	mark := s.Log.Len()
@@ -156,6 +155,13 @@ func (s *Session) CallToolWith(ctx context.Context, name string, args json.RawMe
 		}
 		return token == "" || fmt.Sprint(p.Meta.ProgressToken) == token
 	})
+	if token != "" {
+		end := s.Log.Len()
+		if ex != nil && ex.Response != nil {
+			end = int(ex.Response.Seq) - 1
+		}
+		s.progress.finish(token, s.progressOnWire(token, mark, end))
+	}
 	var rpcErr *RPCError
 	if errors.As(err, &rpcErr) && ex != nil {
 		rpcErr.Raw = ex.Error

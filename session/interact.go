@@ -92,10 +92,19 @@ type CallOptions struct {
 }
 
 // progressRoutes sends notifications/progress to the call that owns the token.
+// The SDK hands notifications to their handler on its own goroutine, so the
+// last progress of a call can reach the handler after the call has returned;
+// finish delivers from the Log whatever the handler had not seen by then.
 type progressRoutes struct {
 	mu     sync.Mutex
 	next   int
-	routes map[string]func(Progress)
+	routes map[string]*progressRoute
+}
+
+type progressRoute struct {
+	f         func(Progress)
+	delivered int  // notifications handed to f so far
+	closed    bool // finish has taken over
 }
 
 func (r *progressRoutes) add(f func(Progress)) string {
@@ -104,26 +113,66 @@ func (r *progressRoutes) add(f func(Progress)) string {
 	r.next++
 	token := fmt.Sprintf("jig-progress-%d", r.next)
 	if r.routes == nil {
-		r.routes = map[string]func(Progress){}
+		r.routes = map[string]*progressRoute{}
 	}
-	r.routes[token] = f
+	r.routes[token] = &progressRoute{f: f}
 	return token
 }
 
-func (r *progressRoutes) remove(token string) {
+// finish ends a call's route: of the progress the wire carried before the
+// response (in order), it delivers those the handler has not seen yet.
+func (r *progressRoutes) finish(token string, onWire []Progress) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	rt := r.routes[token]
 	delete(r.routes, token)
+	if rt == nil {
+		r.mu.Unlock()
+		return
+	}
+	rt.closed = true
+	start := rt.delivered
+	r.mu.Unlock()
+	for i := start; i < len(onWire); i++ {
+		rt.f(onWire[i])
+	}
 }
 
 func (r *progressRoutes) deliver(p *mcp.ProgressNotificationParams) {
 	token := fmt.Sprint(p.ProgressToken)
 	r.mu.Lock()
-	f := r.routes[token]
-	r.mu.Unlock()
-	if f != nil {
-		f(Progress{Token: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
+	rt := r.routes[token]
+	if rt == nil || rt.closed {
+		r.mu.Unlock()
+		return
 	}
+	rt.delivered++
+	r.mu.Unlock()
+	rt.f(Progress{Token: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
+}
+
+// progressOnWire reads the notifications/progress for token that crossed
+// between frame indexes from and to (exclusive).
+func (s *Session) progressOnWire(token string, from, to int) []Progress {
+	var out []Progress
+	for i := from; i < to && i < s.Log.Len(); i++ {
+		f := s.Log.Frame(i)
+		if f.Dir != frames.ServerToClient || f.Kind != frames.KindNotification || f.Method != "notifications/progress" {
+			continue
+		}
+		var n struct {
+			Params struct {
+				ProgressToken any     `json:"progressToken"`
+				Progress      float64 `json:"progress"`
+				Total         float64 `json:"total"`
+				Message       string  `json:"message"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(f.Raw, &n) != nil || fmt.Sprint(n.Params.ProgressToken) != token {
+			continue
+		}
+		out = append(out, Progress{Token: token, Progress: n.Params.Progress, Total: n.Params.Total, Message: n.Params.Message})
+	}
+	return out
 }
 
 // serverRequest finds the frame of the request the SDK is handing to a hook:
