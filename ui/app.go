@@ -7,6 +7,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -63,12 +64,15 @@ type Model struct {
 	okeys overlayKeys
 	help  help.Model
 
-	hdr    header
-	tools  *toolsPane
-	editor *editorPane
-	result *resultPane
-	frames *framesPane
-	focus  paneID
+	hdr     header
+	tools   *toolsPane
+	editor  *editorPane
+	result  *resultPane
+	frames  *framesPane
+	res     *resourcesPane
+	prompts *promptsPane
+	focus   paneID
+	left    paneID // which of tools, resources and prompts the left column shows
 
 	sessMu       sync.Mutex // Close may run on another goroutine than Update
 	sess         *session.Session
@@ -167,6 +171,9 @@ func New(cfg Config) *Model {
 	m.result = newResultPane(m.st, &m.calls)
 	m.frames = newFramesPane(m.st, m.cfg.Reader)
 	m.frames.reproducible = !m.readOnly || cfg.Reproduce != nil
+	m.res = newResourcesPane(m.st)
+	m.prompts = newPromptsPane(m.st)
+	m.res.out, m.prompts.out = &m.out, &m.out
 	m.pin = newPinDialog(m.st)
 	m.ask = newAskDialog(m.st)
 	m.level = newLevelPicker(m.st)
@@ -244,11 +251,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.drain(p.update(msg))
 		}
 	case framesMsg:
+		from := m.frames.n
 		m.frames.grow(msg.n)
 		m.hdr.frames = msg.n
-		return m, waitFrames(m.ctx, m.cfg.Reader.(waiter), msg.n)
+		return m, tea.Batch(waitFrames(m.ctx, m.cfg.Reader.(waiter), msg.n), m.listChanges(from, msg.n))
 	case connectedMsg, connectFailedMsg, toolsListedMsg, toolsChangedMsg, closedMsg:
 		return m, m.connection(msg)
+	case resourcesListedMsg, promptsListedMsg:
+		return m, m.listed(msg)
+	case readResourceMsg, choosePromptMsg, getPromptMsg:
+		return m, m.catalogCall(msg)
 	case chooseToolMsg, sendCallMsg, callDoneMsg, renderedMsg, editCallMsg, selectCallMsg, showFramesMsg, cancelCallMsg:
 		return m, m.calling(msg)
 	case progressMsg:
@@ -314,6 +326,10 @@ func (m *Model) pane(id paneID) interface {
 		return m.editor
 	case paneResult:
 		return m.result
+	case paneResources:
+		return m.res
+	case panePrompts:
+		return m.prompts
 	}
 	return m.frames
 }
@@ -354,8 +370,16 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.openHelp()
 	case key.Matches(k, m.keys.Next):
 		m.cycle(+1)
+		return m.listOnOpen()
 	case key.Matches(k, m.keys.Prev):
 		m.cycle(-1)
+		return m.listOnOpen()
+	case key.Matches(k, m.keys.Resources) && !m.framesOnly():
+		m.setFocus(paneResources)
+		return m.listOnOpen()
+	case key.Matches(k, m.keys.Prompts) && !m.framesOnly():
+		m.setFocus(panePrompts)
+		return m.listOnOpen()
 	case key.Matches(k, m.keys.Tools) && !m.framesOnly():
 		m.setFocus(paneTools)
 	case key.Matches(k, m.keys.Editor) && !m.framesOnly():
@@ -376,6 +400,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		m.level.open()
 		m.overlay = overlayLevel
+	case key.Matches(k, m.keys.Relist) && m.session() != nil && (m.focus == paneResources || m.focus == panePrompts):
+		return m.relist(m.focus, "refresh")
 	case key.Matches(k, m.keys.Relist) && m.session() != nil:
 		m.tools.loading = true
 		m.setStatus("re-listing tools (tools/list on the wire)…", false)
@@ -516,11 +542,17 @@ func (m *Model) globalHelp() []key.Binding {
 	k.CancelCall.SetEnabled(m.result.openID() != 0)
 	k.Answer.SetEnabled(len(m.asks) > 0)
 	k.LogLevel.SetEnabled(m.session() != nil)
-	tools, editor, result := k.Tools, k.Editor, k.Result
-	tools.SetEnabled(!m.framesOnly())
-	editor.SetEnabled(!m.framesOnly())
-	result.SetEnabled(!m.framesOnly())
-	return []key.Binding{k.Next, k.Prev, tools, editor, result, k.Frames, k.Info, k.Retry, k.Relist, k.CancelCall, k.Answer, k.LogLevel, k.Help, k.Quit, k.ForceQuit}
+	switch m.focus {
+	case paneResources:
+		k.Relist.SetHelp("R", "re-list resources")
+	case panePrompts:
+		k.Relist.SetHelp("R", "re-list prompts")
+	}
+	tools, editor, result, res, prompts := k.Tools, k.Editor, k.Result, k.Resources, k.Prompts
+	for _, b := range []*key.Binding{&tools, &editor, &result, &res, &prompts} {
+		b.SetEnabled(!m.framesOnly())
+	}
+	return []key.Binding{k.Next, k.Prev, tools, editor, result, k.Frames, res, prompts, k.Info, k.Retry, k.Relist, k.CancelCall, k.Answer, k.LogLevel, k.Help, k.Quit, k.ForceQuit}
 }
 
 func columns(bs []key.Binding, rows int) [][]key.Binding {
@@ -556,7 +588,13 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		m.result.live = true
 		m.status = ""
 		m.tools.loading = true
-		return listTools(m.ctx, msg.s, m.cfg.Timeout, "connected")
+		caps := map[string]json.RawMessage{}
+		_ = json.Unmarshal(msg.s.Info().ServerCapabilities, &caps)
+		_, hasRes := caps["resources"]
+		_, hasPrompts := caps["prompts"]
+		m.res.undeclared, m.prompts.undeclared = !hasRes, !hasPrompts
+		m.res.listed, m.prompts.listed = false, false
+		return tea.Batch(listTools(m.ctx, msg.s, m.cfg.Timeout, "connected"), m.listOnOpen())
 	case connectFailedMsg:
 		if msg.attempt != m.attempt || m.ctx.Err() != nil {
 			return nil
@@ -680,7 +718,7 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 		if m.lay.tabs && m.focus == paneEditor {
 			m.setFocus(paneResult)
 		}
-		m.setStatus(fmt.Sprintf("call #%d %s: %s", c.id, c.tool, ansi.Strip(c.badge(m.st))), c.outcome() != outcomeOK)
+		m.setStatus(fmt.Sprintf("call #%d %s: %s", c.id, c.title(), ansi.Strip(c.badge(m.st))), c.outcome() != outcomeOK)
 		if c.baseline != nil && c.pinnable() && m.overlay == overlayNone {
 			m.setFocus(paneResult)
 			m.openCompare(*c.baseline, liveCall(c), c.id)
@@ -696,6 +734,9 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 		c := m.call(msg.id)
 		if c == nil {
 			return nil
+		}
+		if !c.isTool() {
+			return m.editCatalogCall(c, msg.edit)
 		}
 		var input []byte
 		if t := m.tools.tool(c.tool); t != nil {
@@ -763,13 +804,30 @@ func (m *Model) setFocus(id paneID) {
 	m.editor.setFocus(id == paneEditor)
 	m.result.setFocus(id == paneResult)
 	m.frames.setFocus(id == paneFrames)
+	m.res.setFocus(id == paneResources)
+	m.prompts.setFocus(id == panePrompts)
+	if inLeftColumn(id) {
+		m.left = id
+	}
 }
 
+// cycle moves the focus to the next pane on screen: in tabs mode every
+// pane in key order, side by side the four columns' panes.
 func (m *Model) cycle(d int) {
 	if m.framesOnly() {
 		return
 	}
-	m.setFocus(paneID((int(m.focus) + d + int(paneCount)) % int(paneCount)))
+	order := []paneID{m.left, paneEditor, paneResult, paneFrames}
+	if m.lay.tabs {
+		order = []paneID{paneTools, paneEditor, paneResult, paneFrames, paneResources, panePrompts}
+	}
+	i := 0
+	for j, id := range order {
+		if id == m.focus {
+			i = j
+		}
+	}
+	m.setFocus(order[(i+d+len(order))%len(order)])
 }
 
 func (m *Model) wheel(ms tea.Mouse) {
@@ -803,7 +861,7 @@ func (m *Model) wheel(ms tea.Mouse) {
 		return
 	}
 	for id := paneTools; id < paneCount; id++ {
-		if !m.lay.visible[id] || (m.lay.tabs && id != m.focus) {
+		if !m.lay.visible[id] || (m.lay.tabs && id != m.focus) || (inLeftColumn(id) && id != m.left) {
 			continue
 		}
 		r := m.lay.content(id)
@@ -840,6 +898,10 @@ func (m *Model) resize(w, h int) {
 			m.result.setSize(r.w, r.h)
 		case paneFrames:
 			m.frames.setSize(r.w, r.h)
+		case paneResources:
+			m.res.setSize(r.w, r.h)
+		case panePrompts:
+			m.prompts.setSize(r.w, r.h)
 		}
 	}
 	fr := m.failureRect()
@@ -934,6 +996,10 @@ func (m *Model) paneView(id paneID) string {
 		return m.editor.view()
 	case paneResult:
 		return m.result.view()
+	case paneResources:
+		return m.res.view()
+	case panePrompts:
+		return m.prompts.view()
 	}
 	return m.frames.view()
 }
@@ -948,6 +1014,14 @@ func (m *Model) paneTitle(id paneID) string {
 	case paneResult:
 		if len(m.calls) > 0 {
 			t += fmt.Sprintf(" (%d calls)", len(m.calls))
+		}
+	case paneResources:
+		if m.res.listed && !m.res.loading && m.res.err == nil {
+			t += fmt.Sprintf(" (%d)", len(m.res.items))
+		}
+	case panePrompts:
+		if m.prompts.listed && !m.prompts.loading && m.prompts.err == nil {
+			t += fmt.Sprintf(" (%d)", len(m.prompts.items))
 		}
 	case paneFrames:
 		t += fmt.Sprintf(" (%s)", thousands(m.frames.n))
@@ -968,7 +1042,7 @@ func (m *Model) columns() []string {
 		w := l.panes[paneTools].w + l.panes[paneEditor].w
 		left = box(m.st, "Connection", m.failure.view(m.st), w, bodyH, m.focus != paneFrames)
 	} else {
-		left = box(m.st, m.paneTitle(paneTools), m.tools.view(), l.panes[paneTools].w, bodyH, m.focus == paneTools)
+		left = box(m.st, m.leftTitle(), m.paneView(m.left), l.panes[paneTools].w, bodyH, m.focus == m.left)
 		mid = append(box(m.st, m.paneTitle(paneEditor), m.editor.view(), l.panes[paneEditor].w, l.panes[paneEditor].h, m.focus == paneEditor),
 			box(m.st, m.paneTitle(paneResult), m.result.view(), l.panes[paneResult].w, l.panes[paneResult].h, m.focus == paneResult)...)
 	}
@@ -983,16 +1057,40 @@ func (m *Model) columns() []string {
 	return grid
 }
 
-func (m *Model) tabBar() string {
-	var parts []string
-	for id := paneTools; id < paneCount; id++ {
-		st := m.st.tabInactive
-		if id == m.focus {
-			st = m.st.tabActive
+// leftTitle names the pane the left column shows and the keys of the two
+// that share the column with it.
+func (m *Model) leftTitle() string {
+	t := m.paneTitle(m.left)
+	for _, id := range []paneID{paneTools, paneResources, panePrompts} {
+		if id != m.left {
+			t += fmt.Sprintf(" · %d %s", id+1, strings.ToLower(paneNames[id]))
 		}
-		parts = append(parts, st.Render(m.paneTitle(id)))
 	}
-	bar := strings.Join(parts, "")
+	return t
+}
+
+// tabBar names every pane. When the titles do not fit, the tabs not shown
+// lose their counts, then their names: the numbers still say which key.
+func (m *Model) tabBar() string {
+	var bar string
+	for short := 0; short < 3; short++ {
+		var parts []string
+		for id := paneTools; id < paneCount; id++ {
+			st, t := m.st.tabInactive, m.paneTitle(id)
+			switch {
+			case id == m.focus:
+				st = m.st.tabActive
+			case short == 1:
+				t = fmt.Sprintf("%d %s", id+1, paneNames[id])
+			case short == 2:
+				t = fmt.Sprint(id + 1)
+			}
+			parts = append(parts, st.Render(t))
+		}
+		if bar = strings.Join(parts, ""); ansi.StringWidth(bar) <= m.width {
+			break
+		}
+	}
 	return fit(bar, m.width, 1)[0]
 }
 

@@ -49,6 +49,46 @@ func listTools(ctx context.Context, s *session.Session, timeout time.Duration, r
 	}
 }
 
+// listResources lists every resource, across all pages.
+func listResources(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		raw, err := s.ListResources(cctx)
+		return resourcesListedMsg{reason: reason, raw: raw, err: err}
+	}
+}
+
+// listPrompts lists every prompt, across all pages.
+func listPrompts(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		raw, err := s.ListPrompts(cctx)
+		return promptsListedMsg{reason: reason, raw: raw, err: err}
+	}
+}
+
+// readResource sends resources/read for uri; the reply is call id's.
+func readResource(ctx context.Context, s *session.Session, timeout time.Duration, id int, uri string) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		ex, err := s.ReadResource(cctx, uri)
+		return callDoneMsg{id: id, ex: ex, err: err}
+	}
+}
+
+// getPrompt sends prompts/get; the reply is call id's.
+func getPrompt(ctx context.Context, s *session.Session, timeout time.Duration, id int, name string, args map[string]string) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		ex, err := s.GetPrompt(cctx, name, args)
+		return callDoneMsg{id: id, ex: ex, err: err}
+	}
+}
+
 // callTool sends tools/call with args exactly as typed. ctx is the call's
 // own: cancelling it with session.ErrCancelled cancels the call. With
 // progress, the call carries a progress token and each notification is

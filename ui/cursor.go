@@ -26,3 +26,29 @@ func moveCursor(keys scrollKeys, k tea.KeyPressMsg, sel, n, page int) (int, bool
 	}
 	return sel, false
 }
+
+// A listWindow is the selection in a list and the rows of it on screen.
+type listWindow struct{ sel, top, height int }
+
+// move applies the list keys; it reports whether k was one of them.
+func (w *listWindow) move(keys scrollKeys, k tea.KeyPressMsg, n int) bool {
+	sel, ok := moveCursor(keys, k, w.sel, n, w.height)
+	if ok {
+		w.sel = sel
+		w.keepVisible(n)
+	}
+	return ok
+}
+
+// keepVisible scrolls so that the selection (kept within the n items) is
+// on screen.
+func (w *listWindow) keepVisible(n int) {
+	w.sel = max(min(w.sel, n-1), 0)
+	if w.sel < w.top {
+		w.top = w.sel
+	}
+	if w.height > 0 && w.sel >= w.top+w.height {
+		w.top = w.sel - w.height + 1
+	}
+	w.top = max(min(w.top, n-w.height), 0)
+}

@@ -22,9 +22,14 @@ type editorPane struct {
 	out  *outbox
 
 	ta      *textEdit
-	tool    string
+	tool    string // the tool, or the prompt when prompt is set
 	input   json.RawMessage
 	editing bool
+
+	// prompt: the arguments are a prompts/get's (strings), not a
+	// tools/call's; fresh is what ctrl+r resets them to.
+	prompt bool
+	fresh  string
 
 	checked    string // the text last validated
 	problem    *jsonProblem
@@ -58,12 +63,19 @@ func newEditorPane(st *styles, calls *[]*call) *editorPane {
 
 // load starts editing a call of tool with the given arguments.
 func (e *editorPane) load(tool string, input json.RawMessage, args string, histPos int) {
-	e.tool, e.input = tool, input
+	e.tool, e.input, e.prompt = tool, input, false
 	e.ta.setValue(args)
 	e.histPos = histPos
 	e.confirm = false
 	e.checked = "\x00" // force
 	e.revalidate()
+}
+
+// loadPrompt starts editing a prompts/get of the named prompt; input is
+// the schema its arguments make, fresh the arguments ctrl+r resets to.
+func (e *editorPane) loadPrompt(name string, input json.RawMessage, args, fresh string, histPos int) {
+	e.load(name, input, args, histPos)
+	e.prompt, e.fresh = true, fresh
 }
 
 // setSchema updates the input schema after a re-listing, keeping the text.
@@ -108,7 +120,11 @@ func (e *editorPane) writeProblems() {
 	case isNull(e.input):
 		b.line(roleMuted, "valid JSON · the tool lists no input schema to check against")
 	case len(e.violations) == 0:
-		b.line(roleOK, "✓ valid against the input schema")
+		if e.prompt {
+			b.line(roleOK, "✓ every required argument is there, every value a string")
+		} else {
+			b.line(roleOK, "✓ valid against the input schema")
+		}
 	default:
 		b.linef(roleWarn, "! %d schema violation%s (sendable: ctrl+s twice sends exactly as typed)", len(e.violations), plural(len(e.violations)))
 		for _, v := range e.violations {
@@ -168,11 +184,14 @@ func (e *editorPane) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(k, e.keys.Send):
 			return e.send()
 		case key.Matches(k, e.keys.Reset):
-			if e.tool != "" {
+			switch {
+			case e.prompt:
+				e.loadPrompt(e.tool, e.input, e.fresh, e.fresh, len(*e.calls))
+			case e.tool != "":
 				e.load(e.tool, e.input, prefill(e.input), len(*e.calls))
 			}
 			return nil
-		case key.Matches(k, e.keys.Progress):
+		case key.Matches(k, e.keys.Progress) && !e.prompt:
 			e.progress = !e.progress
 			if e.progress {
 				return e.out.send(statusMsg{text: "calls now carry _meta.progressToken: the server may send notifications/progress (ctrl+t turns it off)"})
@@ -240,9 +259,16 @@ func (e *editorPane) send() tea.Cmd {
 		return e.out.send(statusMsg{text: "cannot send: " + e.problem.String(), isErr: true})
 	case len(e.violations) > 0 && !e.confirm:
 		e.confirm = true
-		return e.out.send(statusMsg{text: fmt.Sprintf("the arguments violate %s's input schema (%d): ctrl+s again sends them exactly as typed", e.tool, len(e.violations)), isErr: true})
+		what := "input schema"
+		if e.prompt {
+			what = "declared arguments"
+		}
+		return e.out.send(statusMsg{text: fmt.Sprintf("the arguments violate %s's %s (%d): ctrl+s again sends them exactly as typed", e.tool, what, len(e.violations)), isErr: true})
 	}
 	e.confirm = false
+	if e.prompt {
+		return e.out.send(getPromptMsg{name: e.tool, args: e.ta.value(), violations: e.violations})
+	}
 	return e.out.send(sendCallMsg{tool: e.tool, args: e.ta.value(), violations: e.violations, progress: e.progress})
 }
 
@@ -268,6 +294,11 @@ func (e *editorPane) help() []key.Binding {
 	if e.progress {
 		k.Progress.SetHelp("ctrl+t", "progress token: ON (turn off)")
 	}
+	k.Progress.SetEnabled(!e.prompt)
+	if e.prompt {
+		k.Send.SetHelp("ctrl+s", "send prompts/get")
+		k.Reset.SetHelp("ctrl+r", "reset to the prompt's argument names")
+	}
 	out := []key.Binding{k.Edit, k.Done, k.Send, k.Progress, k.Reset, k.PrevCall, k.NextCall, k.ScrollUp, k.ScrollDown}
 	if e.editing {
 		out = append(out, e.ta.keys.list()...)
@@ -277,7 +308,10 @@ func (e *editorPane) help() []key.Binding {
 
 func (e *editorPane) view() string {
 	head := "arguments"
-	if e.tool != "" {
+	switch {
+	case e.prompt:
+		head = e.tool + " · prompt arguments (a JSON object of strings)"
+	case e.tool != "":
 		head = e.tool + " · arguments (JSON, sent exactly as typed)"
 	}
 	if e.histPos < len(*e.calls) {
@@ -298,7 +332,7 @@ func (e *editorPane) view() string {
 		line = e.st.warnText.Render(ansi.Truncate("ctrl+s again: send despite the schema violations", e.width, "…"))
 	}
 	sep := e.st.muted.Render(strings.Repeat("─", e.width))
-	if e.progress {
+	if e.progress && !e.prompt {
 		// The call is not sent as typed alone: say so where it is typed.
 		note := ansi.Truncate("── + _meta.progressToken (ctrl+t: off) ", e.width, "…")
 		sep = e.st.warnText.Render(note) + e.st.muted.Render(strings.Repeat("─", max(e.width-ansi.StringWidth(note), 0)))

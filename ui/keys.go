@@ -11,7 +11,7 @@ func bind(keys []string, help, desc string) key.Binding {
 }
 
 type globalKeys struct {
-	Quit, ForceQuit, Help, Next, Prev, Tools, Editor, Result, Frames, Info, Retry, Relist,
+	Quit, ForceQuit, Help, Next, Prev, Tools, Editor, Result, Frames, Resources, Prompts, Info, Retry, Relist,
 	CancelCall, Answer, LogLevel key.Binding
 }
 
@@ -26,6 +26,8 @@ func newGlobalKeys() globalKeys {
 		Editor:    bind([]string{"2"}, "2", "arguments"),
 		Result:    bind([]string{"3"}, "3", "result"),
 		Frames:    bind([]string{"4"}, "4", "frames"),
+		Resources: bind([]string{"5"}, "5", "resources"),
+		Prompts:   bind([]string{"6"}, "6", "prompts"),
 		Info:      bind([]string{"i"}, "i", "server info & instructions"),
 		Retry:     bind([]string{"r"}, "r", "retry connecting"),
 		Relist:    bind([]string{"R"}, "R", "re-list tools"),
@@ -104,6 +106,43 @@ func newToolsKeys() toolsKeys {
 		Raw:         bind([]string{"v"}, "v", "raw JSON / readable schema"),
 		DetailUp:    bind([]string{"K", "shift+up"}, "K", "scroll details up"),
 		DetailDown:  bind([]string{"J", "shift+down"}, "J", "scroll details down"),
+	}
+}
+
+// catalogKeys drive the resources and prompts lists: the list, the
+// details of the selected item, and what enter does with it.
+type catalogKeys struct {
+	scrollKeys
+	Use, ReadURI, Raw, DetailUp, DetailDown key.Binding
+}
+
+func newResourcesKeys() catalogKeys {
+	return catalogKeys{
+		scrollKeys: newScrollKeys(),
+		Use:        bind([]string{"enter"}, "enter", "read this resource (resources/read)"),
+		ReadURI:    bind([]string{"u"}, "u", "read any URI, typed exactly"),
+		Raw:        bind([]string{"v"}, "v", "raw JSON / readable details"),
+		DetailUp:   bind([]string{"K", "shift+up"}, "K", "scroll details up"),
+		DetailDown: bind([]string{"J", "shift+down"}, "J", "scroll details down"),
+	}
+}
+
+func newPromptsKeys() catalogKeys {
+	k := newResourcesKeys()
+	k.Use = bind([]string{"enter"}, "enter", "edit arguments for this prompt")
+	k.ReadURI.SetEnabled(false)
+	return k
+}
+
+// uriKeys send or drop the URI typed for resources/read.
+type uriKeys struct {
+	Send, Cancel key.Binding
+}
+
+func newURIKeys() uriKeys {
+	return uriKeys{
+		Send:   bind([]string{"enter"}, "enter", "read this URI exactly as typed"),
+		Cancel: bind([]string{"esc"}, "esc", "cancel"),
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// paneID names the four panes, in focus order.
+// paneID names the panes, numbered as their keys (1–6).
 type paneID int
 
 const (
@@ -14,10 +14,16 @@ const (
 	paneEditor
 	paneResult
 	paneFrames
+	paneResources
+	panePrompts
 	paneCount
 )
 
-var paneNames = [paneCount]string{"Tools", "Arguments", "Result", "Frames"}
+var paneNames = [paneCount]string{"Tools", "Arguments", "Result", "Frames", "Resources", "Prompts"}
+
+// inLeftColumn reports whether a pane takes the left column when the panes
+// are side by side: tools, resources and prompts share it, one at a time.
+func inLeftColumn(id paneID) bool { return id == paneTools || id == paneResources || id == panePrompts }
 
 type rect struct{ x, y, w, h int }
 
@@ -71,6 +77,8 @@ func arrange(w, h, headerH, footerH int, readOnly bool) layout {
 		l.panes[paneEditor] = rect{toolsW, bodyY, callW, editorH}
 		l.panes[paneResult] = rect{toolsW, bodyY + editorH, callW, bodyH - editorH}
 		l.panes[paneFrames] = rect{toolsW + callW, bodyY, framesW, bodyH}
+		l.panes[paneResources] = l.panes[paneTools]
+		l.panes[panePrompts] = l.panes[paneTools]
 		for i := range l.visible {
 			l.visible[i] = true
 		}

@@ -38,6 +38,21 @@ type toolsListedMsg struct {
 // toolsChangedMsg: the server sent notifications/tools/list_changed.
 type toolsChangedMsg struct{}
 
+// resourcesListedMsg: resources/list (all pages) came back, for the given
+// reason ("opened", "list_changed", "refresh").
+type resourcesListedMsg struct {
+	reason string
+	raw    []json.RawMessage
+	err    error
+}
+
+// promptsListedMsg: prompts/list (all pages) came back, for the given reason.
+type promptsListedMsg struct {
+	reason string
+	raw    []json.RawMessage
+	err    error
+}
+
 // framesMsg: the frame log now holds n frames.
 type framesMsg struct{ n int }
 
@@ -116,6 +131,22 @@ type sendCallMsg struct {
 	args       string
 	violations []schema.Violation
 	progress   bool // send _meta.progressToken with the call
+}
+
+// readResourceMsg asks to send resources/read for uri, exactly as given
+// (a wrong URI included: its error is evidence too).
+type readResourceMsg struct{ uri string }
+
+// choosePromptMsg asks to prepare a prompts/get of the named prompt in the
+// editor.
+type choosePromptMsg struct{ name string }
+
+// getPromptMsg asks to send prompts/get with these arguments, typed as a JSON
+// object of strings. violations are the problems the user sent anyway.
+type getPromptMsg struct {
+	name       string
+	args       string
+	violations []schema.Violation
 }
 
 // cancelCallMsg asks to cancel call id while it is open (id 0: the newest

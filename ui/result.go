@@ -19,11 +19,12 @@ import (
 	"github.com/mcpjig/jig/session"
 )
 
-// A call is one tools/call of the session, kept so it can be looked at,
-// edited and sent again.
+// A call is one request of the session (a tools/call, a resources/read or
+// a prompts/get), kept so it can be looked at, edited and sent again.
 type call struct {
 	id         int
-	tool       string
+	method     string // "" for tools/call, or methodReadResource, methodGetPrompt
+	tool       string // the tool, the resource's URI or the prompt
 	args       string
 	violations []schema.Violation // input-schema problems the user sent anyway
 	output     json.RawMessage    // the tool's outputSchema when the call was sent
@@ -51,6 +52,23 @@ type call struct {
 	sent         time.Time
 	cancel       context.CancelCauseFunc // cancels the open call
 	cancelledAt  time.Time               // when the user cancelled it
+}
+
+const (
+	methodReadResource = "resources/read"
+	methodGetPrompt    = "prompts/get"
+)
+
+// isTool reports whether the call is a tools/call: only those are pinned,
+// marked, compared and reproduced.
+func (c *call) isTool() bool { return c.method == "" }
+
+// title names the call: the tool, or the method and what it names.
+func (c *call) title() string {
+	if c.isTool() {
+		return c.tool
+	}
+	return c.method + " " + c.tool
 }
 
 // largeResult is the response size above which a result is rendered in a
@@ -147,7 +165,7 @@ func (p *resultPane) sync() {
 	switch {
 	case c == nil:
 		var b docBuilder
-		b.line(roleMuted, "No call yet. Pick a tool (1), edit its arguments (2) and send them with ctrl+s.")
+		b.line(roleMuted, "No call yet. Pick a tool (1), edit its arguments (2) and send them with ctrl+s; or read a resource (5) or get a prompt (6).")
 		p.body.setDoc(b.doc())
 	case p.showRaw:
 		p.body.setDoc(c.rawDoc())
@@ -214,6 +232,8 @@ func (p *resultPane) update(msg tea.Msg) tea.Cmd {
 		p.showRaw = !p.showRaw
 		p.sync()
 	case c == nil:
+	case !c.isTool() && (key.Matches(k, p.keys.Pin) || key.Matches(k, p.keys.Mark) || key.Matches(k, p.keys.Compare)):
+		return p.out.send(statusMsg{text: "pinning and comparing work on tools/call; this is " + c.method, isErr: true})
 	case key.Matches(k, p.keys.Pin):
 		// Sent even when pinning cannot work now: the root says why.
 		return p.out.send(pinCallMsg{id: c.id})
@@ -248,9 +268,13 @@ func (p *resultPane) help() []key.Binding {
 	k.ShowFrames.SetEnabled(c != nil && c.ex != nil)
 	k.Write.SetEnabled(c != nil && c.ex != nil && c.ex.Response != nil)
 	k.Raw.SetEnabled(c != nil)
-	k.Pin.SetEnabled(p.live && c != nil && c.pinnable())
-	k.Mark.SetEnabled(c != nil && c.done)
-	k.Compare.SetEnabled(c != nil && c.done && p.hasMark)
+	tool := c != nil && c.isTool()
+	k.Pin.SetEnabled(p.live && tool && c.pinnable())
+	k.Mark.SetEnabled(tool && c.done)
+	k.Compare.SetEnabled(tool && c.done && p.hasMark)
+	if c != nil && c.method == methodReadResource {
+		k.EditAgain.SetHelp("e", "edit the URI and read again")
+	}
 	return append(k.list(), k.Pin, k.Older, k.Newer, k.EditAgain, k.Mark, k.Compare, k.ShowFrames, k.Raw, k.Write)
 }
 
@@ -264,7 +288,7 @@ func (p *resultPane) view() string {
 		if c.done {
 			state = c.badge(p.st)
 		}
-		head = p.st.label.Render(fmt.Sprintf("call %d/%d #%d %s", p.cur+1, len(*p.calls), c.id, c.tool)) + " " + state
+		head = p.st.label.Render(fmt.Sprintf("call %d/%d #%d %s", p.cur+1, len(*p.calls), c.id, c.title())) + " " + state
 		if p.showRaw {
 			head += p.st.muted.Render(" · raw")
 		}
@@ -304,7 +328,7 @@ func (c *call) classify() outcome {
 	case c.err != nil:
 		return outcomeFailed
 	}
-	if c.ex == nil || !bytes.Contains(c.ex.Result, []byte(`"isError"`)) {
+	if !c.isTool() || c.ex == nil || !bytes.Contains(c.ex.Result, []byte(`"isError"`)) {
 		return outcomeOK // the cheap look spares parsing a 10 MB result
 	}
 	var r struct {
@@ -408,7 +432,14 @@ func (c *call) doc() *doc {
 }
 
 func (c *call) writeHead(b *docBuilder) {
-	b.line(roleMuted, "→ "+c.tool+" "+oneLine(c.args, 400))
+	switch c.method {
+	case methodReadResource:
+		b.line(roleMuted, "→ resources/read "+c.tool)
+	case methodGetPrompt:
+		b.line(roleMuted, "→ prompts/get "+c.tool+" "+oneLine(c.args, 400))
+	default:
+		b.line(roleMuted, "→ "+c.tool+" "+oneLine(c.args, 400))
+	}
 	switch {
 	case c.argsNote == "":
 	case c.argsSame:
@@ -417,7 +448,11 @@ func (c *call) writeHead(b *docBuilder) {
 		b.line(roleWarn, "≠ "+c.argsNote)
 	}
 	if len(c.violations) > 0 {
-		b.linef(roleWarn, "! sent despite %d input-schema violation%s:", len(c.violations), plural(len(c.violations)))
+		what := "input-schema"
+		if c.method == methodGetPrompt {
+			what = "argument"
+		}
+		b.linef(roleWarn, "! sent despite %d %s violation%s:", len(c.violations), what, plural(len(c.violations)))
 		for _, v := range c.violations {
 			b.line(roleViolation, "  "+v.String())
 		}
@@ -490,6 +525,14 @@ func (c *call) writeOutcome(b *docBuilder) (partial bool) {
 		b.line(roleMuted, frameNote)
 	}
 	c.writeProgress(b)
+	switch c.method {
+	case methodReadResource:
+		writeReadResult(b, c.ex.Result)
+		return false
+	case methodGetPrompt:
+		writePromptResult(b, c.ex.Result)
+		return false
+	}
 	return writeResult(b, c.ex.Result, c.output)
 }
 
@@ -660,6 +703,94 @@ func writeBlock(b *docBuilder, i int, blk contentBlock, raw json.RawMessage) {
 	default:
 		b.linef(roleHeading, "[%d] %s (unknown content type, shown as sent)", i, orUnknown(blk.Type))
 		pr, _ := pretty(raw)
+		b.bytes(pr)
+	}
+}
+
+// writeReadResult renders a ReadResourceResult: each content item with
+// its URI and MIME type, text pretty-printed when it is JSON, a blob
+// summarised by its size.
+func writeReadResult(b *docBuilder, result json.RawMessage) {
+	var r struct {
+		Contents []struct {
+			URI      string          `json:"uri"`
+			MimeType string          `json:"mimeType"`
+			Text     *string         `json:"text"`
+			Blob     *string         `json:"blob"`
+			Meta     json.RawMessage `json:"_meta"`
+		} `json:"contents"`
+		Meta json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(result, &r); err != nil {
+		b.line(roleError, "the result is not a ReadResourceResult object: "+err.Error())
+		pr, _ := pretty(result)
+		b.bytes(pr)
+		return
+	}
+	b.line(rolePlain, "")
+	b.linef(roleLabel, "contents: %d item%s", len(r.Contents), plural(len(r.Contents)))
+	for i, c := range r.Contents {
+		switch {
+		case c.Text != nil:
+			pr, isJSON := pretty([]byte(*c.Text))
+			kind := "text"
+			if isJSON {
+				kind = "text (JSON, pretty-printed)"
+			}
+			b.linef(roleHeading, "[%d] %s · %s · %s %s", i, c.URI, orUnknown(c.MimeType), kind, frames.HumanSize(len(*c.Text)))
+			b.bytes(pr)
+		case c.Blob != nil:
+			b.linef(roleHeading, "[%d] %s · %s · blob %s decoded (%s base64)", i, c.URI, orUnknown(c.MimeType), frames.HumanSize(len(*c.Blob)*3/4), frames.HumanSize(len(*c.Blob)))
+		default:
+			b.linef(roleViolation, "[%d] %s · %s · neither text nor blob", i, c.URI, orUnknown(c.MimeType))
+		}
+		if !isNull(c.Meta) {
+			b.line(roleLabel, "    _meta")
+			pr, _ := pretty(c.Meta)
+			b.bytes(pr)
+		}
+	}
+	if !isNull(r.Meta) {
+		b.line(rolePlain, "")
+		b.line(roleLabel, "_meta")
+		pr, _ := pretty(r.Meta)
+		b.bytes(pr)
+	}
+}
+
+// writePromptResult renders a GetPromptResult: its description, then each
+// message's role and content, drawn by content type like a tool's.
+func writePromptResult(b *docBuilder, result json.RawMessage) {
+	var r struct {
+		Description string `json:"description"`
+		Messages    []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+		Meta json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(result, &r); err != nil {
+		b.line(roleError, "the result is not a GetPromptResult object: "+err.Error())
+		pr, _ := pretty(result)
+		b.bytes(pr)
+		return
+	}
+	if r.Description != "" {
+		b.line(rolePlain, "")
+		b.line(rolePlain, r.Description)
+	}
+	b.line(rolePlain, "")
+	b.linef(roleLabel, "messages: %d", len(r.Messages))
+	for i, m := range r.Messages {
+		b.linef(roleLabel, "── %d · %s", i, orUnknown(m.Role))
+		var blk contentBlock
+		_ = json.Unmarshal(m.Content, &blk)
+		writeBlock(b, i, blk, m.Content)
+	}
+	if !isNull(r.Meta) {
+		b.line(rolePlain, "")
+		b.line(roleLabel, "_meta")
+		pr, _ := pretty(r.Meta)
 		b.bytes(pr)
 	}
 }
