@@ -1060,13 +1060,18 @@ func (m *Model) columns() []string {
 // leftTitle names the pane the left column shows and the keys of the two
 // that share the column with it.
 func (m *Model) leftTitle() string {
-	t := m.paneTitle(m.left)
+	long, short := m.paneTitle(m.left), m.paneTitle(m.left)
 	for _, id := range []paneID{paneTools, paneResources, panePrompts} {
 		if id != m.left {
-			t += fmt.Sprintf(" · %d %s", id+1, strings.ToLower(paneNames[id]))
+			long += fmt.Sprintf(" · %d %s", id+1, strings.ToLower(paneNames[id]))
+			short += fmt.Sprintf(" · %d", id+1)
 		}
 	}
-	return t
+	// box keeps w-4 cells for the title, with "▸ " and a space around it.
+	if ansi.StringWidth(long)+4 <= m.lay.panes[paneTools].w-4 {
+		return long
+	}
+	return short
 }
 
 // tabBar names every pane. When the titles do not fit, the tabs not shown

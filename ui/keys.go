@@ -119,8 +119,8 @@ type catalogKeys struct {
 func newResourcesKeys() catalogKeys {
 	return catalogKeys{
 		scrollKeys: newScrollKeys(),
-		Use:        bind([]string{"enter"}, "enter", "read this resource (resources/read)"),
-		ReadURI:    bind([]string{"u"}, "u", "read any URI, typed exactly"),
+		Use:        bind([]string{"enter"}, "enter", "read it (resources/read)"),
+		ReadURI:    bind([]string{"u"}, "u", "read a typed URI"),
 		Raw:        bind([]string{"v"}, "v", "raw JSON / readable details"),
 		DetailUp:   bind([]string{"K", "shift+up"}, "K", "scroll details up"),
 		DetailDown: bind([]string{"J", "shift+down"}, "J", "scroll details down"),
@@ -129,7 +129,7 @@ func newResourcesKeys() catalogKeys {
 
 func newPromptsKeys() catalogKeys {
 	k := newResourcesKeys()
-	k.Use = bind([]string{"enter"}, "enter", "edit arguments for this prompt")
+	k.Use = bind([]string{"enter"}, "enter", "arguments, then prompts/get")
 	k.ReadURI.SetEnabled(false)
 	return k
 }
