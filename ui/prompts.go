@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // promptInfo is one prompt as the server listed it, read from the raw
@@ -74,57 +73,37 @@ func (p *promptInfo) prefill() string {
 // opens the prompt's arguments in the editor, and ctrl+s there sends
 // prompts/get. The messages show in the result pane.
 type promptsPane struct {
-	st   *styles
-	keys catalogKeys
-	out  *outbox
-
-	items  []promptInfo
-	list   listWindow
-	raw    bool
-	detail textView
-	shown  string
-
-	listed        bool
-	loading       bool
-	err           error
-	note          string
-	undeclared    bool // the server's capabilities have no "prompts"
-	focused       bool
-	width, height int
+	catalog[promptInfo]
 }
 
 func newPromptsPane(st *styles) *promptsPane {
-	return &promptsPane{st: st, keys: newPromptsKeys(), out: &outbox{}}
+	return &promptsPane{catalog[promptInfo]{kind: promptKind, st: st, keys: newPromptsKeys(), out: &outbox{}}}
+}
+
+// promptKind makes a catalog of prompts, told apart by their names; each
+// row names the arguments, a * marking the required ones.
+var promptKind = catalogKind[promptInfo]{
+	noun:        "prompt",
+	undecodable: promptInfo{Name: "(undecodable prompt)"},
+	raw:         func(p *promptInfo) *json.RawMessage { return &p.raw },
+	id:          func(p *promptInfo) string { return p.Name },
+	row: func(p *promptInfo) catalogRow {
+		var args []string
+		for _, a := range p.Arguments {
+			if a.Required {
+				args = append(args, a.Name+"*")
+			} else {
+				args = append(args, a.Name)
+			}
+		}
+		return catalogRow{name: p.Name, aside: strings.Join(args, " ")}
+	},
+	writeDetail: writePromptDetail,
+	retryHint:   "R re-lists the prompts.",
 }
 
 // setPrompts replaces the listing.
-func (p *promptsPane) setPrompts(raw []json.RawMessage) {
-	sel := ""
-	if r := p.selected(); r != nil {
-		sel = r.Name
-	}
-	p.items = p.items[:0]
-	for _, r := range raw {
-		var pi promptInfo
-		if json.Unmarshal(r, &pi) != nil {
-			pi = promptInfo{Name: "(undecodable prompt)"}
-		}
-		pi.raw = r
-		p.items = append(p.items, pi)
-		if pi.Name == sel {
-			p.list.sel = len(p.items) - 1
-		}
-	}
-	p.loading, p.err = false, nil
-	p.note = fmt.Sprintf("%d prompt%s", len(p.items), plural(len(p.items)))
-	p.setSize(p.width, p.height)
-	p.syncDetail(true)
-}
-
-func (p *promptsPane) setError(err error) {
-	p.loading, p.err = false, err
-	p.syncDetail(true)
-}
+func (p *promptsPane) setPrompts(raw []json.RawMessage) { p.setItems(raw) }
 
 func (p *promptsPane) prompt(name string) *promptInfo {
 	for i := range p.items {
@@ -135,101 +114,19 @@ func (p *promptsPane) prompt(name string) *promptInfo {
 	return nil
 }
 
-func (p *promptsPane) selected() *promptInfo {
-	if p.list.sel < 0 || p.list.sel >= len(p.items) {
-		return nil
-	}
-	return &p.items[p.list.sel]
-}
-
-func (p *promptsPane) setFocus(f bool) { p.focused = f }
-func (p *promptsPane) typing() bool    { return false }
-
-func (p *promptsPane) setSize(w, h int) {
-	p.width, p.height = w, h
-	p.list.height = catalogListHeight(len(p.items), h)
-	p.list.keepVisible(len(p.items))
-	p.detail.setSize(w, max(h-p.list.height-2, 0))
-	p.syncDetail(false)
-}
+func (p *promptsPane) typing() bool { return false }
 
 func (p *promptsPane) update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
+	if !ok || p.browse(k) {
 		return nil
 	}
-	if p.list.move(p.keys.scrollKeys, k, len(p.items)) {
-		p.syncDetail(false)
-		return nil
-	}
-	switch {
-	case key.Matches(k, p.keys.Use):
+	if key.Matches(k, p.keys.Use) {
 		if r := p.selected(); r != nil {
 			return p.out.send(choosePromptMsg{name: r.Name})
 		}
-	case key.Matches(k, p.keys.Raw):
-		p.raw = !p.raw
-		p.syncDetail(true)
-	case key.Matches(k, p.keys.DetailUp):
-		p.detail.scroll(-3)
-	case key.Matches(k, p.keys.DetailDown):
-		p.detail.scroll(3)
 	}
 	return nil
-}
-
-func (p *promptsPane) wheel(dy, y int) {
-	if y < p.list.height+1 {
-		p.list.sel += dy
-		p.list.keepVisible(len(p.items))
-		p.syncDetail(false)
-		return
-	}
-	p.detail.scroll(dy * 3)
-}
-
-func (p *promptsPane) help() []key.Binding {
-	k := p.keys
-	has := p.selected() != nil
-	k.Use.SetEnabled(has)
-	k.Raw.SetEnabled(has)
-	return append(k.list(), k.Use, k.Raw, k.DetailUp, k.DetailDown)
-}
-
-func (p *promptsPane) syncDetail(force bool) {
-	r := p.selected()
-	k := fmt.Sprintf("%v|%d|%v|%v|%v", p.raw, p.width, p.err, p.loading, p.undeclared)
-	if r != nil {
-		k += "|" + string(r.raw)
-	}
-	if k == p.shown && !force {
-		return
-	}
-	p.shown = k
-	var b docBuilder
-	switch {
-	case p.loading:
-		b.line(roleMuted, "listing prompts (prompts/list, every page)…")
-	case p.err != nil:
-		b.line(roleError, "prompts/list failed:")
-		b.line(rolePlain, wrapText(p.err.Error(), "  ", p.width))
-		b.line(roleMuted, "R re-lists the prompts.")
-	case !p.listed:
-		b.line(roleMuted, "Not listed yet.")
-	case r == nil:
-		b.line(roleMuted, "The server listed no prompts.")
-	case p.raw:
-		b.line(roleHeading, "raw JSON as listed")
-		pr, _ := pretty(r.raw)
-		b.bytes(pr)
-	default:
-		writePromptDetail(&b, r, p.width)
-	}
-	if p.undeclared && !p.loading {
-		b.line(rolePlain, "")
-		b.line(roleWarn, "! the server does not declare the prompts capability")
-	}
-	p.detail.setDoc(b.doc())
 }
 
 func writePromptDetail(b *docBuilder, r *promptInfo, width int) {
@@ -266,31 +163,4 @@ func writePromptDetail(b *docBuilder, r *promptInfo, width int) {
 	}
 	b.line(rolePlain, "")
 	b.line(roleMuted, wrapText("enter edits the arguments; ctrl+s there sends prompts/get", "", width))
-}
-
-func (p *promptsPane) view() string {
-	var b strings.Builder
-	if p.loading {
-		b.WriteString(p.st.muted.Render("listing prompts…"))
-	} else {
-		b.WriteString(p.st.muted.Render(ansi.Truncate(p.note, p.width, "…")))
-	}
-	rows := make([]catalogRow, len(p.items))
-	for i, r := range p.items {
-		var args []string
-		for _, a := range r.Arguments {
-			if a.Required {
-				args = append(args, a.Name+"*")
-			} else {
-				args = append(args, a.Name)
-			}
-		}
-		rows[i] = catalogRow{name: r.Name, aside: strings.Join(args, " ")}
-	}
-	b.WriteString(drawCatalog(p.st, rows, p.list, p.width, p.focused))
-	if p.detail.height > 0 {
-		b.WriteByte('\n')
-		b.WriteString(p.detail.view(p.st))
-	}
-	return b.String()
 }

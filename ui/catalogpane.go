@@ -1,0 +1,258 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A catalog is what the resources and prompts panes share: a list the
+// server gave, read from the raw */list bytes, over the details of the
+// selected item. It is kept in one place so that the two panes cannot
+// drift apart in how they list, select, scroll and explain an empty or
+// failed listing; each pane embeds one and adds only what is its own.
+type catalog[T any] struct {
+	kind catalogKind[T]
+	st   *styles
+	keys catalogKeys
+	out  *outbox
+
+	items  []T
+	list   listWindow
+	raw    bool
+	detail textView
+	shown  string // what the details were built for
+
+	listed        bool // */list was sent at least once
+	loading       bool
+	err           error
+	note          string
+	undeclared    bool // the server's capabilities do not name this kind
+	focused       bool
+	width, height int
+}
+
+// A catalogKind is what tells resources from prompts in a catalog: the
+// noun the wire and the user call them by, how one is read and recognized,
+// and what the details say.
+type catalogKind[T any] struct {
+	noun string // "resource": the method is noun+"s/list"
+
+	// undecodable stands in for an item that does not decode: it is still
+	// listed, with its raw JSON, so the server's mistake can be seen.
+	undecodable T
+	// raw points at where an item keeps the bytes it was read from.
+	raw func(*T) *json.RawMessage
+	// id is what keeps the selection on the same item across re-listings,
+	// which can add, drop and reorder items.
+	id func(*T) string
+
+	row         func(*T) catalogRow
+	writeDetail func(b *docBuilder, item *T, width int)
+
+	retryHint string   // under a failed listing
+	emptyHint []string // under an empty one
+}
+
+func (c *catalog[T]) plural() string { return c.kind.noun + "s" }
+
+// setItems replaces the listing.
+func (c *catalog[T]) setItems(raw []json.RawMessage) {
+	sel := ""
+	if it := c.selected(); it != nil {
+		sel = c.kind.id(it)
+	}
+	c.items = c.items[:0]
+	for _, r := range raw {
+		var it T
+		if json.Unmarshal(r, &it) != nil {
+			it = c.kind.undecodable
+		}
+		*c.kind.raw(&it) = r
+		c.items = append(c.items, it)
+		if c.kind.id(&it) == sel {
+			c.list.sel = len(c.items) - 1
+		}
+	}
+	c.loading, c.err = false, nil
+	c.note = fmt.Sprintf("%d %s%s", len(c.items), c.kind.noun, plural(len(c.items)))
+	c.setSize(c.width, c.height)
+	c.syncDetail(true)
+}
+
+func (c *catalog[T]) setError(err error) {
+	c.loading, c.err = false, err
+	c.syncDetail(true)
+}
+
+func (c *catalog[T]) selected() *T {
+	if c.list.sel < 0 || c.list.sel >= len(c.items) {
+		return nil
+	}
+	return &c.items[c.list.sel]
+}
+
+func (c *catalog[T]) setFocus(f bool) { c.focused = f }
+
+func (c *catalog[T]) setSize(w, h int) {
+	c.width, c.height = w, h
+	c.list.height = catalogListHeight(len(c.items), h)
+	c.list.keepVisible(len(c.items))
+	c.detail.setSize(w, max(h-c.list.height-2, 0))
+	c.syncDetail(false)
+}
+
+// browse handles the keys that only look: moving in the list, raw JSON,
+// scrolling the details. It reports whether k was one of them; what enter
+// does is the pane's.
+func (c *catalog[T]) browse(k tea.KeyPressMsg) bool {
+	if c.list.move(c.keys.scrollKeys, k, len(c.items)) {
+		c.syncDetail(false)
+		return true
+	}
+	switch {
+	case key.Matches(k, c.keys.Raw):
+		c.raw = !c.raw
+		c.syncDetail(true)
+	case key.Matches(k, c.keys.DetailUp):
+		c.detail.scroll(-3)
+	case key.Matches(k, c.keys.DetailDown):
+		c.detail.scroll(3)
+	default:
+		return false
+	}
+	return true
+}
+
+func (c *catalog[T]) wheel(dy, y int) {
+	if y < c.list.height+1 {
+		c.list.sel += dy
+		c.list.keepVisible(len(c.items))
+		c.syncDetail(false)
+		return
+	}
+	c.detail.scroll(dy * 3)
+}
+
+func (c *catalog[T]) help() []key.Binding { return c.helpWith() }
+
+// helpWith lists the catalog's bindings with the pane's own (extra) after
+// enter's, beside the other things to do with the selected item.
+func (c *catalog[T]) helpWith(extra ...key.Binding) []key.Binding {
+	k := c.keys
+	has := c.selected() != nil
+	k.Use.SetEnabled(has)
+	k.Raw.SetEnabled(has)
+	out := append(k.list(), k.Use)
+	out = append(out, extra...)
+	return append(out, k.Raw, k.DetailUp, k.DetailDown)
+}
+
+func (c *catalog[T]) syncDetail(force bool) {
+	it := c.selected()
+	k := fmt.Sprintf("%v|%d|%v|%v|%v", c.raw, c.width, c.err, c.loading, c.undeclared)
+	if it != nil {
+		k += "|" + string(*c.kind.raw(it))
+	}
+	if k == c.shown && !force {
+		return
+	}
+	c.shown = k
+	var b docBuilder
+	switch {
+	case c.loading:
+		b.linef(roleMuted, "listing %s (%s/list, every page)…", c.plural(), c.plural())
+	case c.err != nil:
+		b.linef(roleError, "%s/list failed:", c.plural())
+		b.line(rolePlain, wrapText(c.err.Error(), "  ", c.width))
+		b.line(roleMuted, c.kind.retryHint)
+	case !c.listed:
+		b.line(roleMuted, "Not listed yet.")
+	case it == nil:
+		b.linef(roleMuted, "The server listed no %s.", c.plural())
+		for _, l := range c.kind.emptyHint {
+			b.line(roleMuted, l)
+		}
+	case c.raw:
+		b.line(roleHeading, "raw JSON as listed")
+		pr, _ := pretty(*c.kind.raw(it))
+		b.bytes(pr)
+	default:
+		c.kind.writeDetail(&b, it, c.width)
+	}
+	if c.undeclared && !c.loading {
+		b.line(rolePlain, "")
+		b.linef(roleWarn, "! the server does not declare the %s capability", c.plural())
+	}
+	c.detail.setDoc(b.doc())
+}
+
+// status is the line over the list: how many were listed, or that they
+// are being listed.
+func (c *catalog[T]) status() string {
+	if c.loading {
+		return c.st.muted.Render("listing " + c.plural() + "…")
+	}
+	return c.st.muted.Render(ansi.Truncate(c.note, c.width, "…"))
+}
+
+func (c *catalog[T]) view() string { return c.viewUnder(c.status()) }
+
+// viewUnder draws the list and the details under top, which a pane can
+// take for itself (the resources pane's URI field).
+func (c *catalog[T]) viewUnder(top string) string {
+	var b strings.Builder
+	b.WriteString(top)
+	rows := make([]catalogRow, len(c.items))
+	for i := range c.items {
+		rows[i] = c.kind.row(&c.items[i])
+	}
+	b.WriteString(drawCatalog(c.st, rows, c.list, c.width, c.focused))
+	if c.detail.height > 0 {
+		b.WriteByte('\n')
+		b.WriteString(c.detail.view(c.st))
+	}
+	return b.String()
+}
+
+// A catalogRow is one line of the resources or prompts list: a name, and
+// a note set to the right when it fits.
+type catalogRow struct{ name, aside string }
+
+// catalogListHeight gives a list of n items what it needs, up to two fifths
+// of h; the details get the rest.
+func catalogListHeight(n, h int) int { return max(min(n, h*2/5), min(3, h)) }
+
+// drawCatalog draws the visible rows of a list and the rule under them,
+// each row starting on a new line.
+func drawCatalog(st *styles, rows []catalogRow, w listWindow, width int, focused bool) string {
+	var b strings.Builder
+	for r := 0; r < w.height; r++ {
+		b.WriteByte('\n')
+		i := w.top + r
+		if i >= len(rows) {
+			continue
+		}
+		row := "  " + rows[i].name
+		if a := rows[i].aside; a != "" {
+			if gap := width - ansi.StringWidth(row) - ansi.StringWidth(a); gap >= 2 {
+				row += strings.Repeat(" ", gap) + a
+			}
+		}
+		row = ansi.Truncate(row, width, "…")
+		switch {
+		case i == w.sel && focused:
+			row = st.selected.Render(padRight(row, width))
+		case i == w.sel:
+			row = st.selectedBlur.Render(padRight(row, width))
+		}
+		b.WriteString(row)
+	}
+	b.WriteByte('\n')
+	b.WriteString(st.muted.Render(strings.Repeat("─", width)))
+	return b.String()
+}
