@@ -2,6 +2,8 @@ package frames
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -169,5 +171,40 @@ func BenchmarkAppend4MB(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		l := NewLog(nil)
 		l.Append(Frame{Dir: ServerToClient, Raw: raw})
+	}
+}
+
+// A request named by a notifications/cancelled from the same side is
+// cancelled, not pending — in a live Log, a transcript read back, and an
+// indexed lazy reader.
+func TestCancelledRequests(t *testing.T) {
+	var buf bytes.Buffer
+	tw := NewTranscriptWriter(&buf, nil)
+	tw.WriteHeader(Header{Jig: "test"})
+	l := NewLog(fixedClock())
+	l.AddSink(tw)
+	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}`)})
+	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}}`)})
+	l.Append(Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`)}) // the server cancelling its own id 5, not ours
+	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"user"}}`)})
+
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(path, buf.Bytes(), 0o600)
+	tr, err := ReadTranscript(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := OpenIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for name, r := range map[string]Reader{"log": l, "transcript": tr, "indexed": ix} {
+		if got := Unanswered(r, 0); got != "cancelled" {
+			t.Errorf("%s: request id 4 is %q, want cancelled", name, got)
+		}
+		if got := Unanswered(r, 1); got != "pending" {
+			t.Errorf("%s: request id 5 is %q, want pending", name, got)
+		}
 	}
 }

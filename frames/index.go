@@ -127,6 +127,13 @@ func (x *Indexed) addRecord(rec []byte, off int64) error {
 	x.off = append(x.off, off)
 	x.length = append(x.length, int32(len(rec)))
 	x.pairs.Add(i, x.Frame(i))
+	if f.Method == "notifications/cancelled" {
+		// Small and rare: decode its body so the request it names is known
+		// as cancelled rather than pending.
+		if full, err := DecodeRecordFrame(rec); err == nil {
+			x.pairs.NoteCancel(i, full)
+		}
+	}
 	return nil
 }
 
@@ -240,6 +247,10 @@ func (x *Indexed) Frame(i int) *Frame { return &x.blocks[i/indexBlock][i%indexBl
 
 // Partner returns the index paired with frame i, or -1.
 func (x *Indexed) Partner(i int) int { return x.pairs.Partner(i) }
+
+// Cancelled returns the index of the notifications/cancelled that named the
+// request at i, or -1.
+func (x *Indexed) Cancelled(i int) int { return x.pairs.Cancelled(i) }
 
 // Body re-reads frame i's record from the file and returns its exact bytes.
 // It is safe for concurrent use.

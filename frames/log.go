@@ -130,6 +130,14 @@ func (l *Log) Partner(i int) int {
 	return l.pairs.Partner(i)
 }
 
+// Cancelled returns the index of the notifications/cancelled that named the
+// request at i, or -1.
+func (l *Log) Cancelled(i int) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.pairs.Cancelled(i)
+}
+
 // Frames returns a snapshot of all frames.
 func (l *Log) Frames() []*Frame {
 	l.mu.Lock()

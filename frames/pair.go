@@ -1,6 +1,9 @@
 package frames
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // A Pairer matches responses to requests. Ids are only unique per direction:
 // server-everything sends roots/list with id 0 while the client's initialize
@@ -10,6 +13,9 @@ type Pairer struct {
 	answered map[pairKey]int // request index already answered
 	partner  []int32         // per frame: index of its pair, or -1
 	method   map[int]string  // request index → method, until answered
+	// cancelled maps a request index to the notifications/cancelled that
+	// named it: such a request will never be answered, and is not "pending".
+	cancelled map[int]int
 }
 
 type pairKey struct {
@@ -19,7 +25,7 @@ type pairKey struct {
 
 // NewPairer returns an empty Pairer.
 func NewPairer() *Pairer {
-	return &Pairer{open: map[pairKey]int{}, answered: map[pairKey]int{}, method: map[int]string{}}
+	return &Pairer{open: map[pairKey]int{}, answered: map[pairKey]int{}, method: map[int]string{}, cancelled: map[int]int{}}
 }
 
 // Add records frame f at index i (indexes must arrive in order) and, for a
@@ -30,6 +36,8 @@ func (p *Pairer) Add(i int, f *Frame) {
 		p.partner = append(p.partner, -1)
 	}
 	switch {
+	case f.Kind == KindNotification && f.Method == "notifications/cancelled" && f.Raw != nil:
+		p.NoteCancel(i, f)
 	case f.Kind == KindRequest:
 		p.open[pairKey{f.Dir, f.ID}] = i
 		p.method[i] = f.Method
@@ -51,6 +59,33 @@ func (p *Pairer) Add(i int, f *Frame) {
 			f.Err = fmt.Sprintf("response to unknown id %s: no %s request has this id", f.ID, f.Dir.Opposite())
 		}
 	}
+}
+
+// NoteCancel records that the notifications/cancelled at index i (its body
+// in f.Raw) cancels the open request it names. The request was sent the same
+// way the notification travels. Readers that index without bodies call it
+// for these few small frames themselves.
+func (p *Pairer) NoteCancel(i int, f *Frame) {
+	var n struct {
+		Params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(f.Raw, &n) != nil || len(n.Params.RequestID) == 0 {
+		return
+	}
+	if req, ok := p.open[pairKey{f.Dir, string(n.Params.RequestID)}]; ok {
+		p.cancelled[req] = i
+	}
+}
+
+// Cancelled returns the index of the notifications/cancelled that named the
+// request at i, or -1.
+func (p *Pairer) Cancelled(i int) int {
+	if j, ok := p.cancelled[i]; ok {
+		return j
+	}
+	return -1
 }
 
 // Partner returns the index paired with i, or -1.

@@ -29,6 +29,8 @@ func Summary(r Reader, i int, start time.Time) string {
 	}
 	if d, ok := Latency(r, i); ok {
 		s += fmt.Sprintf(" (%s after #%d)", d.Round(time.Microsecond*100), r.Frame(r.Partner(i)).Seq)
+	} else if f.Kind == KindRequest && r.Partner(i) < 0 {
+		s += " (" + Unanswered(r, i) + ")"
 	}
 	if f.Note != "" {
 		s += " — " + f.Note
@@ -37,6 +39,15 @@ func Summary(r Reader, i int, start time.Time) string {
 		s += " ! " + f.Err
 	}
 	return s
+}
+
+// Unanswered says why the request at i has no response: "cancelled" when a
+// notifications/cancelled named it (none will come), else "pending".
+func Unanswered(r Reader, i int) string {
+	if c, ok := r.(interface{ Cancelled(int) int }); ok && c.Cancelled(i) >= 0 {
+		return "cancelled"
+	}
+	return "pending"
 }
 
 // HumanSize prints a byte count the way listings show it.

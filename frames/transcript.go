@@ -227,6 +227,10 @@ func (t *Transcript) Frame(i int) *Frame         { return t.Frames[i] }
 func (t *Transcript) Body(i int) ([]byte, error) { return t.Frames[i].Raw, nil }
 func (t *Transcript) Partner(i int) int          { return t.pairs.Partner(i) }
 
+// Cancelled returns the index of the notifications/cancelled that named the
+// request at i, or -1.
+func (t *Transcript) Cancelled(i int) int { return t.pairs.Cancelled(i) }
+
 // Meta returns the data of the last meta record with key, or nil.
 func (t *Transcript) Meta(key string) json.RawMessage {
 	for i := len(t.Metas) - 1; i >= 0; i-- {

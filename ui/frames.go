@@ -683,7 +683,7 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 	if d, ok := frames.Latency(p.r, i); ok {
 		right += " " + roundLatency(d)
 	} else if f.Kind == frames.KindRequest && p.r.Partner(i) < 0 {
-		right += " pending"
+		right += " " + frames.Unanswered(p.r, i)
 	}
 	avail := p.width - ansi.StringWidth(left)
 	whatW := ansi.StringWidth(what)
