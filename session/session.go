@@ -36,6 +36,10 @@ type Options struct {
 	// OnToolsChanged is called (off the SDK's goroutine) when the server
 	// sends notifications/tools/list_changed.
 	OnToolsChanged func()
+	// OnResourcesChanged and OnPromptsChanged are the same for
+	// notifications/resources/list_changed and prompts/list_changed.
+	OnResourcesChanged func()
+	OnPromptsChanged   func()
 	// Sampling answers the server's sampling/createMessage requests (when
 	// "sampling" is declared). Nil keeps jig non-interactive: a canned,
 	// clearly labelled reply (CannedSampling). The TUI sets it to ask a human.
@@ -162,11 +166,23 @@ func (s *Session) clientOptions() *mcp.ClientOptions {
 		s.progress.deliver(req.Params)
 	}
 	o.ToolListChangedHandler = func(ctx context.Context, req *mcp.ToolListChangedRequest) {
-		if s.opts.OnToolsChanged != nil {
-			go s.opts.OnToolsChanged()
-		}
+		goHook(s.opts.OnToolsChanged)
+	}
+	o.ResourceListChangedHandler = func(ctx context.Context, req *mcp.ResourceListChangedRequest) {
+		goHook(s.opts.OnResourcesChanged)
+	}
+	o.PromptListChangedHandler = func(ctx context.Context, req *mcp.PromptListChangedRequest) {
+		goHook(s.opts.OnPromptsChanged)
 	}
 	return o
+}
+
+// goHook calls a list_changed hook off the SDK's goroutine, which must not
+// wait on a hook that may re-list (and so wait on the SDK) in turn.
+func goHook(hook func()) {
+	if hook != nil {
+		go hook()
+	}
 }
 
 func (s *Session) transport() (mcp.Transport, error) {

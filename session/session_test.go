@@ -365,3 +365,20 @@ func TestListResourcesFollowsEveryPage(t *testing.T) {
 		t.Errorf("%d resources/list requests, want 10 (one per page)", pages)
 	}
 }
+
+// server-everything registers a resource for the session when its
+// gzip-file-as-resource tool runs, and says so with
+// notifications/resources/list_changed.
+func TestOnResourcesChanged(t *testing.T) {
+	changed := make(chan struct{}, 1)
+	s := open(t, Options{Target: nodeTarget(t, "stdio"), OnResourcesChanged: func() { changed <- struct{}{} }})
+	_, err := s.CallTool(ctx(t), "gzip-file-as-resource", json.RawMessage(`{"name":"hello.gz","data":"data:text/plain,hello"}`))
+	if err != nil {
+		t.Fatalf("tools/call gzip-file-as-resource: %v", err)
+	}
+	select {
+	case <-changed:
+	case <-ctx(t).Done():
+		t.Fatalf("OnResourcesChanged was not called; frames: %v", methods(s.Log))
+	}
+}

@@ -80,6 +80,9 @@ type Model struct {
 	connErr      error
 	failure      textView
 	toolsChanged chan struct{}
+	// resourcesChanged and promptsChanged hold the session's notices of
+	// resources/list_changed and prompts/list_changed.
+	resourcesChanged, promptsChanged chan struct{}
 
 	calls    []*call
 	nextID   int
@@ -146,16 +149,11 @@ func New(cfg Config) *Model {
 			m.cfg.Reader = m.opts.Log
 		}
 		m.toolsChanged = make(chan struct{}, 1)
-		prev := m.opts.OnToolsChanged
-		m.opts.OnToolsChanged = func() {
-			if prev != nil {
-				prev()
-			}
-			select {
-			case m.toolsChanged <- struct{}{}:
-			default: // one pending notice is enough: the re-list sees all changes
-			}
-		}
+		m.resourcesChanged = make(chan struct{}, 1)
+		m.promptsChanged = make(chan struct{}, 1)
+		m.opts.OnToolsChanged = notice(m.opts.OnToolsChanged, m.toolsChanged)
+		m.opts.OnResourcesChanged = notice(m.opts.OnResourcesChanged, m.resourcesChanged)
+		m.opts.OnPromptsChanged = notice(m.opts.OnPromptsChanged, m.promptsChanged)
 	}
 	if m.cfg.Reader == nil {
 		m.cfg.Reader = frames.NewLog(nil)
@@ -184,6 +182,20 @@ func New(cfg Config) *Model {
 	return m
 }
 
+// notice wraps a session's list_changed hook so that it also leaves a
+// notice in ch for a waiting command to deliver to Update.
+func notice(prev func(), ch chan struct{}) func() {
+	return func() {
+		if prev != nil {
+			prev()
+		}
+		select {
+		case ch <- struct{}{}:
+		default: // one pending notice is enough: the re-list sees all changes
+		}
+	}
+}
+
 // interactive makes the server's requests for a human (sampling,
 // elicitation) come to the TUI's dialog instead of the CLI's canned answers.
 func (m *Model) interactive(opts *session.Options) {
@@ -202,7 +214,8 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if !m.readOnly {
 		m.attempt++
-		cmds = append(cmds, connect(m.ctx, m.opts, m.cfg.Timeout, m.attempt), waitToolsChanged(m.ctx, m.toolsChanged))
+		cmds = append(cmds, connect(m.ctx, m.opts, m.cfg.Timeout, m.attempt), waitToolsChanged(m.ctx, m.toolsChanged),
+			waitListChanged(m.ctx, m.resourcesChanged, paneResources), waitListChanged(m.ctx, m.promptsChanged, panePrompts))
 	}
 	return tea.Batch(cmds...)
 }
@@ -251,14 +264,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.drain(p.update(msg))
 		}
 	case framesMsg:
-		from := m.frames.n
 		m.frames.grow(msg.n)
 		m.hdr.frames = msg.n
-		return m, tea.Batch(waitFrames(m.ctx, m.cfg.Reader.(waiter), msg.n), m.listChanges(from, msg.n))
+		return m, waitFrames(m.ctx, m.cfg.Reader.(waiter), msg.n)
 	case connectedMsg, connectFailedMsg, toolsListedMsg, toolsChangedMsg, closedMsg:
 		return m, m.connection(msg)
 	case resourcesListedMsg, promptsListedMsg:
 		return m, m.listed(msg)
+	case listChangedMsg:
+		return m, m.listChanged(msg)
 	case readResourceMsg, choosePromptMsg, getPromptMsg:
 		return m, m.catalogCall(msg)
 	case chooseToolMsg, sendCallMsg, callDoneMsg, renderedMsg, editCallMsg, selectCallMsg, showFramesMsg, cancelCallMsg:

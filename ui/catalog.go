@@ -8,8 +8,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/mcpjig/jig/frames"
 )
 
 // The root's side of the resources and prompts panes: listing them when
@@ -87,32 +85,17 @@ func (m *Model) listed(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// listChanges re-lists the resources or prompts already listed when frames
-// [from, to) hold the server's notifications/…/list_changed. The session
-// has a hook for tools only, so the frames are where the notice is seen.
-func (m *Model) listChanges(from, to int) tea.Cmd {
-	if m.readOnly || m.session() == nil {
-		return nil
+// listChanged re-lists the resources or the prompts when the server says
+// they changed, if they were listed already: a pane nobody opened is not
+// listed for the server's sake.
+func (m *Model) listChanged(msg listChangedMsg) tea.Cmd {
+	ch, listed := m.resourcesChanged, m.res.listed
+	if msg.pane == panePrompts {
+		ch, listed = m.promptsChanged, m.prompts.listed
 	}
-	var res, prompts bool
-	for i := from; i < to; i++ {
-		f := m.cfg.Reader.Frame(i)
-		if f.Kind != frames.KindNotification || f.Dir != frames.ServerToClient {
-			continue
-		}
-		switch f.Method {
-		case "notifications/resources/list_changed":
-			res = m.res.listed
-		case "notifications/prompts/list_changed":
-			prompts = m.prompts.listed
-		}
-	}
-	var cmds []tea.Cmd
-	if res {
-		cmds = append(cmds, m.relist(paneResources, "list_changed"))
-	}
-	if prompts {
-		cmds = append(cmds, m.relist(panePrompts, "list_changed"))
+	cmds := []tea.Cmd{waitListChanged(m.ctx, ch, msg.pane)}
+	if listed && m.session() != nil {
+		cmds = append(cmds, m.relist(msg.pane, "list_changed"))
 	}
 	return tea.Batch(cmds...)
 }

@@ -258,3 +258,20 @@ func TestFlowPaginatedResources(t *testing.T) {
 	f.keys("G", "enter")
 	f.waitFor("resources/read test://static/resource/100", "✓ ok")
 }
+
+// TestFlowResourcesListChanged: server-everything's gzip-file-as-resource
+// tool adds a resource and sends notifications/resources/list_changed; the
+// resources pane, listed already, is listed again and counts it.
+func TestFlowResourcesListChanged(t *testing.T) {
+	f := start(t, everything(t), 120, 35)
+	f.waitFor("mcp-servers/everything")
+	f.keys("5")
+	f.waitFor("5 Resources (7)") // the pinned peer's static documents
+	s := f.p.Model.session()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := s.CallTool(ctx, "gzip-file-as-resource", []byte(`{"name":"hello.gz","data":"data:text/plain,hello"}`)); err != nil {
+		t.Fatalf("tools/call gzip-file-as-resource: %v", err)
+	}
+	f.waitFor("5 Resources (8)", "8 resources")
+}

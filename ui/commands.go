@@ -209,6 +209,19 @@ func waitToolsChanged(ctx context.Context, ch <-chan struct{}) tea.Cmd {
 	}
 }
 
+// waitListChanged reports the next notifications/resources/list_changed
+// (pane paneResources) or prompts/list_changed (panePrompts).
+func waitListChanged(ctx context.Context, ch <-chan struct{}, pane paneID) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-ch:
+			return listChangedMsg{pane: pane}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // write saves data in dir under a name that does not exist yet.

@@ -38,6 +38,10 @@ type toolsListedMsg struct {
 // toolsChangedMsg: the server sent notifications/tools/list_changed.
 type toolsChangedMsg struct{}
 
+// listChangedMsg: the server sent notifications/resources/list_changed
+// (pane is paneResources) or notifications/prompts/list_changed (panePrompts).
+type listChangedMsg struct{ pane paneID }
+
 // resourcesListedMsg: resources/list (all pages) came back, for the given
 // reason ("opened", "list_changed", "refresh").
 type resourcesListedMsg struct {
