@@ -41,6 +41,18 @@ func (s *Session) ListResources(ctx context.Context) ([]json.RawMessage, error) 
 	})
 }
 
+// ListResourceTemplates lists every resource template across all pages, raw
+// as sent: a template's uriTemplate is a URI with {variables} to fill in.
+func (s *Session) ListResourceTemplates(ctx context.Context) ([]json.RawMessage, error) {
+	return listAll(ctx, s, "resources/templates/list", "resourceTemplates", func(ctx context.Context, cursor string) (string, error) {
+		res, err := s.cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+		if err != nil {
+			return "", err
+		}
+		return res.NextCursor, nil
+	})
+}
+
 // ListPrompts lists every prompt across all pages, raw as sent.
 func (s *Session) ListPrompts(ctx context.Context) ([]json.RawMessage, error) {
 	return listAll(ctx, s, "prompts/list", "prompts", func(ctx context.Context, cursor string) (string, error) {

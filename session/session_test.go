@@ -382,3 +382,24 @@ func TestOnResourcesChanged(t *testing.T) {
 		t.Fatalf("OnResourcesChanged was not called; frames: %v", methods(s.Log))
 	}
 }
+
+// server-everything has two resource templates, dynamic text and blob.
+func TestListResourceTemplates(t *testing.T) {
+	s := open(t, Options{Target: nodeTarget(t, "stdio")})
+	raw, err := s.ListResourceTemplates(ctx(t))
+	if err != nil {
+		t.Fatalf("ListResourceTemplates: %v", err)
+	}
+	var got []string
+	for _, r := range raw {
+		var tmpl struct{ URITemplate string }
+		if err := json.Unmarshal(r, &tmpl); err != nil {
+			t.Fatalf("template %s: %v", r, err)
+		}
+		got = append(got, tmpl.URITemplate)
+	}
+	want := []string{"demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/blob/{resourceId}"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("templates %q, want %q (raw items of resources/templates/list)", got, want)
+	}
+}

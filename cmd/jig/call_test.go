@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,5 +72,26 @@ func TestCallCancelAfterUsage(t *testing.T) {
 	code, _, errOut := jig(t, "", "call", "echo", "--cancel-after", "1s", "--pin", "x.json", "--demo")
 	if code != exitUsage || !strings.Contains(errOut, "a cancelled call has no response to pin") {
 		t.Errorf("--cancel-after with --pin: exit %d, stderr %s; want a usage error", code, errOut)
+	}
+}
+
+// server-everything's resource templates, listed by resources --templates:
+// readable, and with --json the raw array as the server sent it.
+func TestResourcesTemplates(t *testing.T) {
+	se := serverEverything(t)
+	code, out, errOut := jig(t, "", append([]string{"resources", "--templates", "--no-record"}, se...)...)
+	if code != exitOK || !strings.Contains(out, "2 resource templates\n  demo://resource/dynamic/text/{resourceId}  ") {
+		t.Errorf("resources --templates: exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, out, errOut = jig(t, "", append([]string{"resources", "--templates", "--json", "--no-record"}, se...)...)
+	var raw []map[string]any
+	if err := json.Unmarshal([]byte(out), &raw); code != exitOK || err != nil {
+		t.Fatalf("resources --templates --json: exit %d, %v; stdout:\n%s\nstderr:\n%s", code, err, out, errOut)
+	}
+	if len(raw) != 2 || raw[1]["uriTemplate"] != "demo://resource/dynamic/blob/{resourceId}" || raw[1]["name"] != "Dynamic Blob Resource" {
+		t.Errorf("resources --templates --json printed %v, want server-everything's 2 templates as sent", raw)
+	}
+	if code, _, errOut := jig(t, "", "prompts", "--templates", "--demo"); code != exitUsage {
+		t.Errorf("prompts --templates: exit %d, want %d (only resources has templates); stderr:\n%s", code, exitUsage, errOut)
 	}
 }

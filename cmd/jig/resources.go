@@ -11,29 +11,47 @@ import (
 )
 
 func newResourcesCmd(st *streams) *cobra.Command {
-	return newListCmd(st, "resources", "List every resource of a server (all pages)", func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
+	resources := listing{noun: "resources", key: "uri", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
 		return s.ListResources(ctx)
-	}, "uri")
+	}}
+	templates := &listing{noun: "resource templates", key: "uriTemplate", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
+		return s.ListResourceTemplates(ctx)
+	}}
+	return newListCmd(st, "resources", "List every resource of a server (all pages)", resources, templates)
 }
 
 func newPromptsCmd(st *streams) *cobra.Command {
-	return newListCmd(st, "prompts", "List every prompt of a server (all pages)", func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
+	prompts := listing{noun: "prompts", key: "name", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
 		return s.ListPrompts(ctx)
-	}, "name")
+	}}
+	return newListCmd(st, "prompts", "List every prompt of a server (all pages)", prompts, nil)
+}
+
+// A listing is one kind of item a list command prints: what it is called,
+// how it is listed, and which field names each item.
+type listing struct {
+	noun string
+	key  string
+	list func(context.Context, *session.Session) ([]json.RawMessage, error)
 }
 
 // newListCmd builds a command that lists items of one kind, printing the key
 // field and description of each, or with --json the raw array across pages.
-func newListCmd(st *streams, use, short string, list func(context.Context, *session.Session) ([]json.RawMessage, error), key string) *cobra.Command {
+// With templates, --templates lists those instead (resources/templates/list).
+func newListCmd(st *streams, use, short string, kind listing, templates *listing) *cobra.Command {
 	tf := &targetFlags{}
 	ff := &framesFlag{}
-	var asJSON bool
+	var asJSON, listTemplates bool
 	cmd := &cobra.Command{
 		Use:   use + " [flags] [-- command args...]",
 		Short: short,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			l := kind
+			if listTemplates {
+				l = *templates
+			}
 			return withSession(cmd.Context(), st, tf, args, ff, use, func(ctx context.Context, s *session.Session) error {
-				items, err := list(ctx, s)
+				items, err := l.list(ctx, s)
 				if err != nil {
 					return err
 				}
@@ -44,11 +62,11 @@ func newListCmd(st *streams, use, short string, list func(context.Context, *sess
 					return writeJSON(st.out, items)
 				}
 				printInfo(st.out, s.Info())
-				fmt.Fprintf(st.out, "%d %s\n", len(items), use)
+				fmt.Fprintf(st.out, "%d %s\n", len(items), l.noun)
 				for _, it := range items {
 					var m map[string]any
 					_ = json.Unmarshal(it, &m)
-					fmt.Fprintf(st.out, "  %v  %v\n", m[key], m["description"])
+					fmt.Fprintf(st.out, "  %v  %v\n", m[l.key], m["description"])
 				}
 				return nil
 			})
@@ -57,6 +75,9 @@ func newListCmd(st *streams, use, short string, list func(context.Context, *sess
 	tf.bind(cmd)
 	bindFrames(cmd, ff)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the array exactly as the server sent it (all pages)")
+	if templates != nil {
+		cmd.Flags().BoolVar(&listTemplates, "templates", false, "list the "+templates.noun+" instead (uriTemplate, all pages)")
+	}
 	return cmd
 }
 
