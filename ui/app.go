@@ -269,8 +269,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, waitFrames(m.ctx, m.cfg.Reader.(waiter), msg.n)
 	case connectedMsg, connectFailedMsg, toolsListedMsg, toolsChangedMsg, closedMsg:
 		return m, m.connection(msg)
-	case resourcesListedMsg, promptsListedMsg:
+	case resourcesListedMsg, templatesListedMsg, promptsListedMsg:
 		return m, m.listed(msg)
+	case listTemplatesMsg:
+		return m, m.listOnOpen()
 	case listChangedMsg:
 		return m, m.listChanged(msg)
 	case readResourceMsg, choosePromptMsg, getPromptMsg:
@@ -559,6 +561,9 @@ func (m *Model) globalHelp() []key.Binding {
 	switch m.focus {
 	case paneResources:
 		k.Relist.SetHelp("R", "re-list resources")
+		if m.res.showTemplates {
+			k.Relist.SetHelp("R", "re-list resource templates")
+		}
 	case panePrompts:
 		k.Relist.SetHelp("R", "re-list prompts")
 	}
@@ -606,8 +611,8 @@ func (m *Model) connection(msg tea.Msg) tea.Cmd {
 		_ = json.Unmarshal(msg.s.Info().ServerCapabilities, &caps)
 		_, hasRes := caps["resources"]
 		_, hasPrompts := caps["prompts"]
-		m.res.undeclared, m.prompts.undeclared = !hasRes, !hasPrompts
-		m.res.listed, m.prompts.listed = false, false
+		m.res.undeclared, m.res.templates.undeclared, m.prompts.undeclared = !hasRes, !hasRes, !hasPrompts
+		m.res.listed, m.res.templates.listed, m.prompts.listed = false, false, false
 		return tea.Batch(listTools(m.ctx, msg.s, m.cfg.Timeout, "connected"), m.listOnOpen())
 	case connectFailedMsg:
 		if msg.attempt != m.attempt || m.ctx.Err() != nil {

@@ -20,6 +20,10 @@ import (
 func (m *Model) listOnOpen() tea.Cmd {
 	switch {
 	case m.session() == nil:
+	case m.focus == paneResources && m.res.showTemplates:
+		if !m.res.templates.listed {
+			return m.relistTemplates("opened")
+		}
 	case m.focus == paneResources && !m.res.listed:
 		return m.relist(paneResources, "opened")
 	case m.focus == panePrompts && !m.prompts.listed:
@@ -28,11 +32,16 @@ func (m *Model) listOnOpen() tea.Cmd {
 	return nil
 }
 
-// relist sends resources/list or prompts/list (every page).
+// relist sends resources/list or prompts/list (every page), or for a
+// refresh of the resources pane showing its templates,
+// resources/templates/list.
 func (m *Model) relist(id paneID, reason string) tea.Cmd {
 	s := m.session()
 	if s == nil {
 		return nil
+	}
+	if id == paneResources && reason == "refresh" && m.res.showTemplates {
+		return m.relistTemplates(reason)
 	}
 	if reason != "opened" {
 		m.setStatus(fmt.Sprintf("re-listing %s (%s/list on the wire)…", lowerName(id), lowerName(id)), false)
@@ -45,6 +54,20 @@ func (m *Model) relist(id paneID, reason string) tea.Cmd {
 	m.res.listed, m.res.loading = true, true
 	m.res.syncDetail(true)
 	return listResources(m.ctx, s, m.cfg.Timeout, reason)
+}
+
+// relistTemplates sends resources/templates/list (every page).
+func (m *Model) relistTemplates(reason string) tea.Cmd {
+	s := m.session()
+	if s == nil {
+		return nil
+	}
+	if reason != "opened" {
+		m.setStatus("re-listing resource templates (resources/templates/list on the wire)…", false)
+	}
+	m.res.templates.listed, m.res.templates.loading = true, true
+	m.res.templates.syncDetail(true)
+	return listTemplates(m.ctx, s, m.cfg.Timeout, reason)
 }
 
 func lowerName(id paneID) string {
@@ -66,6 +89,15 @@ func (m *Model) listed(msg tea.Msg) tea.Cmd {
 		if msg.reason != "opened" {
 			m.setStatus("resources re-listed ("+msg.reason+"): "+m.res.note, false)
 		}
+	case templatesListedMsg:
+		if msg.err != nil {
+			m.res.templates.setError(msg.err)
+			return nil
+		}
+		m.res.setTemplates(msg.raw)
+		if msg.reason != "opened" {
+			m.setStatus("resource templates re-listed ("+msg.reason+"): "+m.res.templates.note, false)
+		}
 	case promptsListedMsg:
 		if msg.err != nil {
 			m.prompts.setError(msg.err)
@@ -85,17 +117,23 @@ func (m *Model) listed(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// listChanged re-lists the resources or the prompts when the server says
-// they changed, if they were listed already: a pane nobody opened is not
-// listed for the server's sake.
+// listChanged re-lists the resources (and their templates) or the prompts
+// when the server says they changed, if they were listed already: a pane
+// nobody opened is not listed for the server's sake.
 func (m *Model) listChanged(msg listChangedMsg) tea.Cmd {
 	ch, listed := m.resourcesChanged, m.res.listed
 	if msg.pane == panePrompts {
 		ch, listed = m.promptsChanged, m.prompts.listed
 	}
 	cmds := []tea.Cmd{waitListChanged(m.ctx, ch, msg.pane)}
-	if listed && m.session() != nil {
+	if m.session() == nil {
+		return tea.Batch(cmds...)
+	}
+	if listed {
 		cmds = append(cmds, m.relist(msg.pane, "list_changed"))
+	}
+	if msg.pane == paneResources && m.res.templates.listed {
+		cmds = append(cmds, m.relistTemplates("list_changed"))
 	}
 	return tea.Batch(cmds...)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/mcpjig/jig/session"
@@ -274,4 +275,85 @@ func TestFlowResourcesListChanged(t *testing.T) {
 		t.Fatalf("tools/call gzip-file-as-resource: %v", err)
 	}
 	f.waitFor("5 Resources (8)", "8 resources")
+}
+
+// TestResourceTemplatesPane: t shows server-everything's resource
+// templates (asking for them the first time); enter puts the selected
+// uriTemplate in the URI field, and only the URI the user filled in is read.
+func TestResourceTemplatesPane(t *testing.T) {
+	s, err := session.Open(context.Background(), *everything(t).Options)
+	if err != nil {
+		t.Fatalf("open server-everything: %v", err)
+	}
+	defer s.Close()
+	raw, err := s.ListResourceTemplates(context.Background())
+	if err != nil {
+		t.Fatalf("resources/templates/list on server-everything: %v", err)
+	}
+	p := newResourcesPane(newStyles(true))
+	p.setSize(60, 20)
+	p.setFocus(true)
+	if !hasHelp(p.help(), "t", "resource templates") {
+		t.Errorf("the resources' help lacks t (resource templates): %v", p.help())
+	}
+	p.update(press("t")[0])
+	if len(p.out.msgs) != 1 || p.out.msgs[0] != (listTemplatesMsg{}) {
+		t.Fatalf("t queued %v, want listTemplatesMsg{} (the templates were never listed)", p.out.msgs)
+	}
+	p.templates.listed = true
+	p.setTemplates(raw)
+	golden.RequireEqual(t, screen(p.view()))
+	if !hasHelp(p.help(), "t", "back to the resources") {
+		t.Errorf("the templates' help lacks t (back to the resources): %v", p.help())
+	}
+
+	p.update(press("down")[0])
+	p.update(press("enter")[0])
+	if !p.typing() || p.uri.value() != "demo://resource/dynamic/blob/{resourceId}" {
+		t.Fatalf("enter on the second template: typing %v, URI field %q; want the field open with its uriTemplate", p.typing(), p.uri.value())
+	}
+	if len(p.out.msgs) != 1 {
+		t.Fatalf("enter on a template queued %v: nothing may be sent before the URI is filled in", p.out.msgs[1:])
+	}
+	for _, m := range press(append(backspaces(len("{resourceId}")), "7")...) {
+		p.update(m)
+	}
+	p.update(press("enter")[0])
+	if len(p.out.msgs) != 2 || p.out.msgs[1] != (readResourceMsg{uri: "demo://resource/dynamic/blob/7"}) {
+		t.Errorf("filling in the template and enter queued %v, want readResourceMsg{demo://resource/dynamic/blob/7}", p.out.msgs[1:])
+	}
+	p.update(press("t")[0])
+	if p.showTemplates || len(p.out.msgs) != 2 {
+		t.Errorf("t again: showTemplates %v, queued %v; want the resources back and nothing sent", p.showTemplates, p.out.msgs[2:])
+	}
+}
+
+// TestFlowResourceTemplates: in the whole TUI, t lists the templates,
+// enter prefills one, and the filled-in URI is read.
+func TestFlowResourceTemplates(t *testing.T) {
+	f := start(t, everything(t), 120, 35)
+	f.waitFor("mcp-servers/everything")
+	f.keys("5", "t")
+	f.waitFor("2 resource templates", "Dynamic Text Resource")
+	f.keys("enter")
+	f.keys(backspaces(len("{resourceId}"))...)
+	f.keys("1", "enter")
+	f.waitFor("resources/read demo://resource/dynamic/text/1", "✓ ok")
+}
+
+func backspaces(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "backspace"
+	}
+	return out
+}
+
+func hasHelp(bindings []key.Binding, keys, desc string) bool {
+	for _, b := range bindings {
+		if h := b.Help(); b.Enabled() && h.Key == keys && h.Desc == desc {
+			return true
+		}
+	}
+	return false
 }

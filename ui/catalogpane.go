@@ -40,7 +40,10 @@ type catalog[T any] struct {
 // noun the wire and the user call them by, how one is read and recognized,
 // and what the details say.
 type catalogKind[T any] struct {
-	noun string // "resource": the method is noun+"s/list"
+	// noun is what one is called ("resource"): the list method is
+	// noun+"s/list" and the capability noun+"s", unless method and
+	// capability name them (resource templates).
+	noun, method, capability string
 
 	// undecodable stands in for an item that does not decode: it is still
 	// listed, with its raw JSON, so the server's mistake can be seen.
@@ -59,6 +62,22 @@ type catalogKind[T any] struct {
 }
 
 func (c *catalog[T]) plural() string { return c.kind.noun + "s" }
+
+// method is the list method on the wire.
+func (c *catalog[T]) method() string {
+	if c.kind.method != "" {
+		return c.kind.method
+	}
+	return c.plural() + "/list"
+}
+
+// capability is the server capability the listing belongs to.
+func (c *catalog[T]) capability() string {
+	if c.kind.capability != "" {
+		return c.kind.capability
+	}
+	return c.plural()
+}
 
 // setItems replaces the listing.
 func (c *catalog[T]) setItems(raw []json.RawMessage) {
@@ -165,9 +184,9 @@ func (c *catalog[T]) syncDetail(force bool) {
 	var b docBuilder
 	switch {
 	case c.loading:
-		b.linef(roleMuted, "listing %s (%s/list, every page)…", c.plural(), c.plural())
+		b.linef(roleMuted, "listing %s (%s, every page)…", c.plural(), c.method())
 	case c.err != nil:
-		b.linef(roleError, "%s/list failed:", c.plural())
+		b.linef(roleError, "%s failed:", c.method())
 		b.line(rolePlain, wrapText(c.err.Error(), "  ", c.width))
 		b.line(roleMuted, c.kind.retryHint)
 	case !c.listed:
@@ -186,7 +205,7 @@ func (c *catalog[T]) syncDetail(force bool) {
 	}
 	if c.undeclared && !c.loading {
 		b.line(rolePlain, "")
-		b.linef(roleWarn, "! the server does not declare the %s capability", c.plural())
+		b.linef(roleWarn, "! the server does not declare the %s capability", c.capability())
 	}
 	c.detail.setDoc(b.doc())
 }

@@ -59,6 +59,16 @@ func listResources(ctx context.Context, s *session.Session, timeout time.Duratio
 	}
 }
 
+// listTemplates lists every resource template, across all pages.
+func listTemplates(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
+	return func() tea.Msg {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		raw, err := s.ListResourceTemplates(cctx)
+		return templatesListedMsg{reason: reason, raw: raw, err: err}
+	}
+}
+
 // listPrompts lists every prompt, across all pages.
 func listPrompts(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
 	return func() tea.Msg {

@@ -113,7 +113,7 @@ func newToolsKeys() toolsKeys {
 // details of the selected item, and what enter does with it.
 type catalogKeys struct {
 	scrollKeys
-	Use, ReadURI, Raw, DetailUp, DetailDown key.Binding
+	Use, ReadURI, Templates, Raw, DetailUp, DetailDown key.Binding
 }
 
 func newResourcesKeys() catalogKeys {
@@ -121,6 +121,7 @@ func newResourcesKeys() catalogKeys {
 		scrollKeys: newScrollKeys(),
 		Use:        bind([]string{"enter"}, "enter", "read it (resources/read)"),
 		ReadURI:    bind([]string{"u"}, "u", "read a typed URI"),
+		Templates:  bind([]string{"t"}, "t", "resource templates"),
 		Raw:        bind([]string{"v"}, "v", "raw JSON / readable details"),
 		DetailUp:   bind([]string{"K", "shift+up"}, "K", "scroll details up"),
 		DetailDown: bind([]string{"J", "shift+down"}, "J", "scroll details down"),
@@ -131,6 +132,18 @@ func newPromptsKeys() catalogKeys {
 	k := newResourcesKeys()
 	k.Use = bind([]string{"enter"}, "enter", "arguments, then prompts/get")
 	k.ReadURI.SetEnabled(false)
+	k.Templates.SetEnabled(false)
+	return k
+}
+
+// newTemplatesKeys drive the resource templates list: a template is not
+// read as it is, so enter and u both put its uriTemplate in the URI field
+// for the user to fill in.
+func newTemplatesKeys() catalogKeys {
+	k := newResourcesKeys()
+	k.Use = bind([]string{"enter"}, "enter", "fill in its URI, then read it")
+	k.ReadURI = bind([]string{"u"}, "u", "fill in its URI, then read it")
+	k.Templates = bind([]string{"t"}, "t", "back to the resources")
 	return k
 }
 

@@ -50,6 +50,14 @@ type resourcesListedMsg struct {
 	err    error
 }
 
+// templatesListedMsg: resources/templates/list (all pages) came back, for
+// the given reason.
+type templatesListedMsg struct {
+	reason string
+	raw    []json.RawMessage
+	err    error
+}
+
 // promptsListedMsg: prompts/list (all pages) came back, for the given reason.
 type promptsListedMsg struct {
 	reason string
@@ -140,6 +148,10 @@ type sendCallMsg struct {
 // readResourceMsg asks to send resources/read for uri, exactly as given
 // (a wrong URI included: its error is evidence too).
 type readResourceMsg struct{ uri string }
+
+// listTemplatesMsg asks to list the resource templates if they were not
+// listed yet (they are shown for the first time).
+type listTemplatesMsg struct{}
 
 // choosePromptMsg asks to prepare a prompts/get of the named prompt in the
 // editor.

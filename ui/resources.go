@@ -23,12 +23,26 @@ type resourceInfo struct {
 	raw         json.RawMessage
 }
 
+// templateInfo is one resource template as the server listed it.
+type templateInfo struct {
+	URITemplate string          `json:"uriTemplate"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title"`
+	Description string          `json:"description"`
+	MimeType    string          `json:"mimeType"`
+	Annotations json.RawMessage `json:"annotations"`
+	raw         json.RawMessage
+}
+
 // resourcesPane lists the server's resources and shows the selected one's
 // details; enter reads it, u reads any URI the user types. The contents
-// show in the result pane, like a tool's result.
+// show in the result pane, like a tool's result. t shows the resource
+// templates instead, whose URIs the user fills in before reading.
 type resourcesPane struct {
 	catalog[resourceInfo]
-	ukeys uriKeys
+	templates     catalog[templateInfo]
+	showTemplates bool
+	ukeys         uriKeys
 
 	uri       *textEdit
 	typingURI bool
@@ -39,9 +53,10 @@ func newResourcesPane(st *styles) *resourcesPane {
 	ti.prompt = "uri: "
 	ti.placeholder = "any URI, sent exactly as typed"
 	return &resourcesPane{
-		catalog: catalog[resourceInfo]{kind: resourceKind, st: st, keys: newResourcesKeys(), out: &outbox{}},
-		ukeys:   newURIKeys(),
-		uri:     ti,
+		catalog:   catalog[resourceInfo]{kind: resourceKind, st: st, keys: newResourcesKeys(), out: &outbox{}},
+		templates: catalog[templateInfo]{kind: templateKind, st: st, keys: newTemplatesKeys()},
+		ukeys:     newURIKeys(),
+		uri:       ti,
 	}
 }
 
@@ -57,14 +72,46 @@ var resourceKind = catalogKind[resourceInfo]{
 	emptyHint:   []string{"u reads any URI you type."},
 }
 
+// templateKind makes a catalog of resource templates, told apart by their
+// URI templates.
+var templateKind = catalogKind[templateInfo]{
+	noun:        "resource template",
+	method:      "resources/templates/list",
+	capability:  "resources",
+	undecodable: templateInfo{URITemplate: "(undecodable resource template)"},
+	raw:         func(r *templateInfo) *json.RawMessage { return &r.raw },
+	id:          func(r *templateInfo) string { return r.URITemplate },
+	row:         func(r *templateInfo) catalogRow { return catalogRow{name: r.URITemplate, aside: r.MimeType} },
+	writeDetail: writeTemplateDetail,
+	retryHint:   "R re-lists the templates; t goes back to the resources.",
+	emptyHint:   []string{"t goes back to the resources; u reads any URI you type."},
+}
+
 // setResources replaces the listing.
 func (p *resourcesPane) setResources(raw []json.RawMessage) { p.setItems(raw) }
+
+// setTemplates replaces the templates' listing.
+func (p *resourcesPane) setTemplates(raw []json.RawMessage) { p.templates.setItems(raw) }
+
+func (p *resourcesPane) setFocus(f bool) {
+	p.catalog.setFocus(f)
+	p.templates.setFocus(f)
+}
+
+func (p *resourcesPane) wheel(dy, y int) {
+	if p.showTemplates {
+		p.templates.wheel(dy, y)
+		return
+	}
+	p.catalog.wheel(dy, y)
+}
 
 func (p *resourcesPane) typing() bool { return p.typingURI }
 
 func (p *resourcesPane) setSize(w, h int) {
 	p.uri.setSize(w, 1)
 	p.catalog.setSize(w, h)
+	p.templates.setSize(w, h)
 }
 
 func (p *resourcesPane) update(msg tea.Msg) tea.Cmd {
@@ -85,7 +132,21 @@ func (p *resourcesPane) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || p.browse(k) {
+	if !ok {
+		return nil
+	}
+	if key.Matches(k, p.keys.Templates) {
+		p.showTemplates = !p.showTemplates
+		if p.showTemplates && !p.templates.listed {
+			return p.out.send(listTemplatesMsg{})
+		}
+		return nil
+	}
+	if p.showTemplates {
+		p.updateTemplates(k)
+		return nil
+	}
+	if p.browse(k) {
 		return nil
 	}
 	switch {
@@ -103,6 +164,26 @@ func (p *resourcesPane) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// updateTemplates handles a key while the templates are shown: enter or u
+// puts the selected uriTemplate in the URI field, {variables} and all, for
+// the user to fill in; nothing is sent until they do.
+func (p *resourcesPane) updateTemplates(k tea.KeyPressMsg) {
+	if p.templates.browse(k) {
+		return
+	}
+	t := p.templates.selected()
+	switch {
+	case key.Matches(k, p.templates.keys.Use) && t != nil:
+		p.editURI(t.URITemplate)
+	case key.Matches(k, p.templates.keys.ReadURI):
+		uri := ""
+		if t != nil {
+			uri = t.URITemplate
+		}
+		p.editURI(uri)
+	}
+}
+
 // editURI opens the URI field with uri in it, the cursor at its end.
 func (p *resourcesPane) editURI(uri string) {
 	p.typingURI = true
@@ -115,7 +196,10 @@ func (p *resourcesPane) help() []key.Binding {
 	if p.typingURI {
 		return append([]key.Binding{p.ukeys.Send, p.ukeys.Cancel}, p.uri.keys.list()...)
 	}
-	return p.helpWith(p.keys.ReadURI)
+	if p.showTemplates {
+		return p.templates.helpWith(p.templates.keys.ReadURI, p.templates.keys.Templates)
+	}
+	return p.helpWith(p.keys.ReadURI, p.keys.Templates)
 }
 
 func writeResourceDetail(b *docBuilder, r *resourceInfo, width int) {
@@ -148,9 +232,41 @@ func writeResourceDetail(b *docBuilder, r *resourceInfo, width int) {
 	b.line(roleMuted, wrapText("enter reads it (resources/read); u reads any URI, typed exactly", "", width))
 }
 
+func writeTemplateDetail(b *docBuilder, t *templateInfo, width int) {
+	head := t.Name
+	if t.Title != "" {
+		head += " — " + t.Title
+	}
+	if head == "" {
+		head = "(no name)"
+	}
+	b.line(roleHeading, wrapHanging(head, "  ", width))
+	b.line(rolePlain, wrapHanging("uri  "+t.URITemplate, "     ", width))
+	if t.MimeType != "" {
+		b.line(rolePlain, "mime "+t.MimeType)
+	}
+	if d := strings.TrimSpace(t.Description); d != "" {
+		b.line(rolePlain, "")
+		b.line(rolePlain, wrapText(d, "", width))
+	}
+	if !isNull(t.Annotations) {
+		b.line(rolePlain, "")
+		b.line(roleLabel, "annotations")
+		pr, _ := pretty(t.Annotations)
+		b.bytes(pr)
+	}
+	b.line(rolePlain, "")
+	b.line(roleMuted, wrapText("enter or u puts it in the URI field: fill in its {variables}, then enter reads it (resources/read); t shows the resources", "", width))
+}
+
 func (p *resourcesPane) view() string {
-	if p.typingURI {
+	switch {
+	case p.typingURI && p.showTemplates:
+		return p.templates.viewUnder(p.uri.view())
+	case p.typingURI:
 		return p.viewUnder(p.uri.view())
+	case p.showTemplates:
+		return p.templates.view()
 	}
 	return p.catalog.view()
 }
