@@ -1,5 +1,7 @@
 package frames
 
+import "net/http"
+
 import "bytes"
 
 // SSEEvent is one server-sent event as an SSEParser dispatched it.
@@ -105,4 +107,21 @@ func (e SSEEvent) Frame(info HTTP) Frame {
 			Note: "event " + e.Event + ": " + string(e.Data)}
 	}
 	return Frame{Dir: ServerToClient, Raw: e.Data, HTTP: &info}
+}
+
+// RequestNote describes an HTTP request that carries no JSON-RPC message —
+// a GET that opens (or resumes) the event stream, a DELETE that ends the
+// session — for the transport frame that records it. The session's tap and
+// the proxy both use it, so recordings read the same either way.
+func RequestNote(r *http.Request) string {
+	switch r.Method {
+	case http.MethodGet:
+		if id := r.Header.Get("Last-Event-ID"); id != "" {
+			return "GET: reopening the event stream after event " + id
+		}
+		return "GET: opening the event stream"
+	case http.MethodDelete:
+		return "DELETE: ending the session"
+	}
+	return r.Method
 }

@@ -39,7 +39,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
 	} else {
 		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info,
-			Note: httpNote(req)})
+			Note: frames.RequestNote(req)})
 	}
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {
@@ -73,19 +73,6 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return resp, nil
-}
-
-func httpNote(req *http.Request) string {
-	switch req.Method {
-	case http.MethodGet:
-		if id := req.Header.Get("Last-Event-ID"); id != "" {
-			return "GET: reopening the event stream after event " + id
-		}
-		return "GET: opening the event stream"
-	case http.MethodDelete:
-		return "DELETE: ending the session"
-	}
-	return req.Method
 }
 
 // An sseTap records each server-sent event as the SDK reads its bytes, so

@@ -89,22 +89,9 @@ func (p *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.ContentLength = int64(len(body))
 		p.rec.add(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
 	} else {
-		p.rec.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: requestNote(r)})
+		p.rec.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: frames.RequestNote(r)})
 	}
 	p.rp.ServeHTTP(w, r)
-}
-
-func requestNote(r *http.Request) string {
-	switch r.Method {
-	case http.MethodGet:
-		if id := r.Header.Get("Last-Event-ID"); id != "" {
-			return "GET: reopening the event stream after event " + id
-		}
-		return "GET: opening the event stream"
-	case http.MethodDelete:
-		return "DELETE: ending the session"
-	}
-	return r.Method
 }
 
 func (p *HTTP) response(resp *http.Response) error {
