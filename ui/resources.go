@@ -203,60 +203,54 @@ func (p *resourcesPane) help() []key.Binding {
 }
 
 func writeResourceDetail(b *docBuilder, r *resourceInfo, width int) {
-	head := r.Name
-	if r.Title != "" {
-		head += " — " + r.Title
-	}
-	if head == "" {
-		head = "(no name)"
-	}
-	b.line(roleHeading, wrapHanging(head, "  ", width))
-	b.line(rolePlain, wrapHanging("uri  "+r.URI, "     ", width))
-	if r.MimeType != "" {
-		b.line(rolePlain, "mime "+r.MimeType)
-	}
-	if r.Size != nil {
-		b.line(rolePlain, "size "+frames.HumanSize(int(*r.Size)))
-	}
-	if d := strings.TrimSpace(r.Description); d != "" {
-		b.line(rolePlain, "")
-		b.line(rolePlain, wrapText(d, "", width))
-	}
-	if !isNull(r.Annotations) {
-		b.line(rolePlain, "")
-		b.line(roleLabel, "annotations")
-		pr, _ := pretty(r.Annotations)
-		b.bytes(pr)
-	}
-	b.line(rolePlain, "")
-	b.line(roleMuted, wrapText("enter reads it (resources/read); u reads any URI, typed exactly", "", width))
+	writeResourceLike(b, resourceFields{r.Name, r.Title, r.URI, r.MimeType, r.Size, r.Description, r.Annotations}, width,
+		"enter reads it (resources/read); u reads any URI, typed exactly")
 }
 
 func writeTemplateDetail(b *docBuilder, t *templateInfo, width int) {
-	head := t.Name
-	if t.Title != "" {
-		head += " — " + t.Title
+	writeResourceLike(b, resourceFields{t.Name, t.Title, t.URITemplate, t.MimeType, nil, t.Description, t.Annotations}, width,
+		"enter or u puts it in the URI field: fill in its {variables}, then enter reads it (resources/read); t shows the resources")
+}
+
+// resourceFields are what a resource and a resource template have in common
+// for their details: a template's uri is its uriTemplate, and it has no size.
+type resourceFields struct {
+	name, title, uri, mime string
+	size                   *int64
+	description            string
+	annotations            json.RawMessage
+}
+
+// writeResourceLike draws a resource's or a template's details, ending with
+// the hint for what enter does on it.
+func writeResourceLike(b *docBuilder, r resourceFields, width int, hint string) {
+	head := r.name
+	if r.title != "" {
+		head += " — " + r.title
 	}
 	if head == "" {
 		head = "(no name)"
 	}
 	b.line(roleHeading, wrapHanging(head, "  ", width))
-	b.line(rolePlain, wrapHanging("uri  "+t.URITemplate, "     ", width))
-	if t.MimeType != "" {
-		b.line(rolePlain, "mime "+t.MimeType)
+	b.line(rolePlain, wrapHanging("uri  "+r.uri, "     ", width))
+	if r.mime != "" {
+		b.line(rolePlain, "mime "+r.mime)
 	}
-	if d := strings.TrimSpace(t.Description); d != "" {
+	if r.size != nil {
+		b.line(rolePlain, "size "+frames.HumanSize(int(*r.size)))
+	}
+	if d := strings.TrimSpace(r.description); d != "" {
 		b.line(rolePlain, "")
 		b.line(rolePlain, wrapText(d, "", width))
 	}
-	if !isNull(t.Annotations) {
+	if !isNull(r.annotations) {
 		b.line(rolePlain, "")
 		b.line(roleLabel, "annotations")
-		pr, _ := pretty(t.Annotations)
+		pr, _ := pretty(r.annotations)
 		b.bytes(pr)
 	}
 	b.line(rolePlain, "")
-	b.line(roleMuted, wrapText("enter or u puts it in the URI field: fill in its {variables}, then enter reads it (resources/read); t shows the resources", "", width))
+	b.line(roleMuted, wrapText(hint, "", width))
 }
 
 func (p *resourcesPane) view() string {
