@@ -23,29 +23,20 @@ import (
 
 func screen(s string) string { return ansi.Strip(s) + "\n" }
 
+// namedKeys are the special keys press understands by name.
+var namedKeys = map[string]rune{
+	"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "down": tea.KeyDown, "up": tea.KeyUp,
+	"end": tea.KeyEnd, "left": tea.KeyLeft, "backspace": tea.KeyBackspace,
+}
+
+// press turns key names ("enter", "ctrl+s") and text ("abc") into key presses.
 func press(keys ...string) []tea.Msg {
 	var out []tea.Msg
 	for _, k := range keys {
-		switch k {
-		case "enter":
-			out = append(out, tea.KeyPressMsg{Code: tea.KeyEnter})
-		case "esc":
-			out = append(out, tea.KeyPressMsg{Code: tea.KeyEscape})
-		case "tab":
-			out = append(out, tea.KeyPressMsg{Code: tea.KeyTab})
-		case "down":
-			out = append(out, tea.KeyPressMsg{Code: tea.KeyDown})
-		case "up":
-			out = append(out, tea.KeyPressMsg{Code: tea.KeyUp})
-		case "end":
-			out = append(out, tea.KeyPressMsg{Code: tea.KeyEnd})
-		case "left":
-			out = append(out, tea.KeyPressMsg{Code: tea.KeyLeft})
-		case "backspace":
-			out = append(out, tea.KeyPressMsg{Code: tea.KeyBackspace})
-		case "ctrl+s":
-			out = append(out, tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
-		case "ctrl+c", "ctrl+r", "ctrl+u", "ctrl+k", "ctrl+x", "ctrl+t", "ctrl+g", "ctrl+o":
+		switch code, named := namedKeys[k]; {
+		case named:
+			out = append(out, tea.KeyPressMsg{Code: code})
+		case len(k) == 6 && strings.HasPrefix(k, "ctrl+"):
 			out = append(out, tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl})
 		default:
 			for _, r := range k {
