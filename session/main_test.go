@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpjig/jig/session/demo"
+	"github.com/mcpjig/jig/session/peers"
 )
 
 // TestMain lets the test binary act as a stdio server when re-executed with
@@ -81,28 +80,7 @@ func selfTarget(t *testing.T, mode string) Target {
 	return Target{Transport: TransportStdio, Command: []string{exe}, Env: map[string]string{"JIG_TEST_SERVER": mode}}
 }
 
-// peer returns the path of a third-party server from PEERS.md. Missing peers
-// skip locally and fail when JIG_REQUIRE_PEERS=1 (as .ci/run sets): in CI a
-// skipped peer test is a hole.
-func peer(t *testing.T, rel string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(file), "..", ".peers", rel)
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("JIG_REQUIRE_PEERS") == "1" {
-			t.Fatalf("peer %s is missing (JIG_REQUIRE_PEERS=1): run .ci/run, or the install steps in ../shared/PEERS.md", path)
-		}
-		t.Skipf("peer %s is not installed; run .ci/run to install the pinned peers", path)
-	}
-	return path
-}
-
-const serverEverything = "npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
-
-func nodeTarget(t *testing.T, args ...string) Target {
-	se := peer(t, serverEverything)
-	if _, err := lookPath("node"); err != nil {
-		t.Fatalf("node is not on PATH, but the server-everything peer is installed")
-	}
-	return Target{Transport: TransportStdio, Command: append([]string{"node", se}, args...)}
+// nodeTarget runs server-everything (PEERS.md) in a mode.
+func nodeTarget(t *testing.T, mode string) Target {
+	return Target{Transport: TransportStdio, Command: peers.Node(t, peers.Everything, mode)}
 }

@@ -19,9 +19,8 @@ import (
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session/demo"
+	"github.com/mcpjig/jig/session/peers"
 )
-
-var lookPath = exec.LookPath
 
 func open(t *testing.T, opts Options) *Session {
 	t.Helper()
@@ -333,7 +332,7 @@ func TestServerEverythingStreamableHTTPAndSSE(t *testing.T) {
 }
 
 func TestGoSDKEverythingStateless(t *testing.T) {
-	bin := peer(t, "bin/gosdk-everything")
+	bin := peers.Path(t, peers.GoSDKEverything)
 	s := open(t, Options{Target: Target{Transport: TransportStdio, Command: []string{bin}}})
 	if s.Info().Era != "stateless" || s.Info().ProtocolVersion != "2026-07-28" {
 		t.Errorf("Info = %+v, want the 2026-07-28 stateless era", s.Info())
@@ -349,8 +348,7 @@ func TestGoSDKEverythingStateless(t *testing.T) {
 
 // server-everything 2025.11.25 pages resources/list 10 at a time.
 func TestListResourcesFollowsEveryPage(t *testing.T) {
-	se := peer(t, "npm-old/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	s := open(t, Options{Target: Target{Transport: TransportStdio, Command: []string{"node", se, "stdio"}}})
+	s := open(t, Options{Target: Target{Transport: TransportStdio, Command: peers.Node(t, peers.EverythingOld, "stdio")}})
 	raw, err := s.ListResources(ctx(t))
 	if err != nil || len(raw) != 100 {
 		t.Fatalf("ListResources = %d resources, %v; want all 100 across 10 pages", len(raw), err)

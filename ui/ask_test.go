@@ -2,13 +2,11 @@ package ui
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpjig/jig/session/peers"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,18 +20,8 @@ import (
 // peer skips locally and fails when JIG_REQUIRE_PEERS=1.
 func everything(t *testing.T) Config {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	se := filepath.Join(filepath.Dir(file), "..", ".peers", "npm", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	_, statErr := os.Stat(se)
-	_, nodeErr := exec.LookPath("node")
-	if statErr != nil || nodeErr != nil {
-		if os.Getenv("JIG_REQUIRE_PEERS") == "1" {
-			t.Fatalf("peer server-everything is missing (%v, %v) and JIG_REQUIRE_PEERS=1: run .ci/run, or the install steps in PEERS.md", statErr, nodeErr)
-		}
-		t.Skipf("peer server-everything is not installed (%v, %v); run .ci/run", statErr, nodeErr)
-	}
 	return Config{Options: &session.Options{
-		Target:       session.Target{Transport: session.TransportStdio, Command: []string{"node", se, "stdio"}},
+		Target:       session.Target{Transport: session.TransportStdio, Command: peers.Node(t, peers.Everything, "stdio")},
 		Capabilities: []string{"roots", "sampling", "elicitation"},
 		Log:          frames.NewLog(nil),
 	}}

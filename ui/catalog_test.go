@@ -3,13 +3,11 @@ package ui
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpjig/jig/session/peers"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/exp/golden"
@@ -241,17 +239,7 @@ func TestFlowResourcesAndPrompts(t *testing.T) {
 // TestFlowPaginatedResources lists server-everything's 100 resources,
 // served 10 to a page, and reads one: every page is listed.
 func TestFlowPaginatedResources(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	se := filepath.Join(filepath.Dir(file), "..", ".peers", "npm-old", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	_, statErr := os.Stat(se)
-	_, nodeErr := exec.LookPath("node")
-	if statErr != nil || nodeErr != nil {
-		if os.Getenv("JIG_REQUIRE_PEERS") == "1" {
-			t.Fatalf("peer server-everything (npm-old) is missing (%v, %v) and JIG_REQUIRE_PEERS=1: run .ci/run, or the install steps in PEERS.md", statErr, nodeErr)
-		}
-		t.Skipf("peer server-everything (npm-old) is not installed (%v, %v); run .ci/run", statErr, nodeErr)
-	}
-	cfg := Config{Options: &session.Options{Target: session.Target{Transport: session.TransportStdio, Command: []string{"node", se, "stdio"}}}}
+	cfg := Config{Options: &session.Options{Target: session.Target{Transport: session.TransportStdio, Command: peers.Node(t, peers.EverythingOld, "stdio")}}}
 	f := start(t, cfg, 120, 35)
 	f.waitFor("example-servers/everything") // the handshake is done
 	f.keys("5")

@@ -2,29 +2,16 @@ package main
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/mcpjig/jig/session/peers"
 )
 
-// serverEverything is the command that starts server-everything over stdio
-// (PEERS.md). A missing peer skips locally and fails when JIG_REQUIRE_PEERS=1.
+// serverEverything is the tail of a jig command line that starts
+// server-everything over stdio (PEERS.md).
 func serverEverything(t *testing.T) []string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	se := filepath.Join(filepath.Dir(file), "..", "..", ".peers", "npm", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	_, statErr := os.Stat(se)
-	_, nodeErr := exec.LookPath("node")
-	if statErr != nil || nodeErr != nil {
-		if os.Getenv("JIG_REQUIRE_PEERS") == "1" {
-			t.Fatalf("peer server-everything is missing (%v, %v) and JIG_REQUIRE_PEERS=1: run .ci/run, or the install steps in PEERS.md", statErr, nodeErr)
-		}
-		t.Skipf("peer server-everything is not installed (%v, %v); run .ci/run", statErr, nodeErr)
-	}
-	return []string{"--", "node", se, "stdio"}
+	return append([]string{"--"}, peers.Node(t, peers.Everything, "stdio")...)
 }
 
 func TestCallProgressOnStderr(t *testing.T) {

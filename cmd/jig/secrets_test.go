@@ -5,7 +5,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -71,20 +70,13 @@ func TestPlantedHeaderSecretReachesNoFile(t *testing.T) {
 // server-everything's get-env dumps the server's environment: a secret given
 // with --env must not survive into the transcript or a fixture.
 func TestPlantedEnvSecretFromGetEnvReachesNoFile(t *testing.T) {
-	_, file, _, _ := runtime.Caller(0)
-	se := filepath.Join(filepath.Dir(file), "..", "..", ".peers", "npm", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(se); err != nil {
-		if os.Getenv("JIG_REQUIRE_PEERS") == "1" {
-			t.Fatalf("server-everything is missing (JIG_REQUIRE_PEERS=1): run .ci/peers")
-		}
-		t.Skip("server-everything is not installed; run .ci/peers")
-	}
 	const secret = "planted-env-secret-9876543210"
 	t.Setenv("JIG_PLANTED_SECRET", secret)
 	dir := t.TempDir()
 	rec, fix := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "env.json")
-	code, out, errOut := jig(t, "", "call", "get-env", "--record", rec, "--pin", fix, "--secret-env", "JIG_PLANTED_SECRET",
-		"--env", "DATABASE_PASSWORD=$JIG_PLANTED_SECRET", "--", "node", se, "stdio")
+	args := append([]string{"call", "get-env", "--record", rec, "--pin", fix, "--secret-env", "JIG_PLANTED_SECRET",
+		"--env", "DATABASE_PASSWORD=$JIG_PLANTED_SECRET"}, serverEverything(t)...)
+	code, out, errOut := jig(t, "", args...)
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}

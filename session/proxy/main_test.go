@@ -126,5 +126,3 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
-
-func filepathAbs(p string) (string, error) { return filepath.Abs(p) }

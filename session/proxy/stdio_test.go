@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpjig/jig/session/peers"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -323,25 +325,5 @@ func cmpSorted() cmp.Option {
 	})
 }
 
-// peer returns server-everything's entry point, skipping the test when it
-// is not installed, or failing it when JIG_REQUIRE_PEERS=1.
-func peer(t *testing.T) string {
-	t.Helper()
-	se := os.Getenv("SE")
-	if se == "" {
-		se = "../../.peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
-	}
-	_, err := os.Stat(se)
-	if err == nil {
-		_, err = exec.LookPath("node")
-	}
-	if err != nil {
-		msg := fmt.Sprintf("server-everything is not available (%v): install it as PEERS.md says, or set SE", err)
-		if os.Getenv("JIG_REQUIRE_PEERS") == "1" {
-			t.Fatal(msg + " (JIG_REQUIRE_PEERS=1)")
-		}
-		t.Skip(msg)
-	}
-	abs, _ := filepathAbs(se)
-	return abs
-}
+// peer returns server-everything's entry point (PEERS.md).
+func peer(t *testing.T) string { return peers.Path(t, peers.Everything) }

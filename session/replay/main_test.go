@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"testing"
+
+	"github.com/mcpjig/jig/session/peers"
 
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/demo"
@@ -46,18 +45,6 @@ func stdioDemo(tb testing.TB, release int) session.Target {
 }
 
 // serverEverything returns the stdio target of the server-everything peer.
-// Missing peers skip locally and fail when JIG_REQUIRE_PEERS=1.
 func serverEverything(t *testing.T) session.Target {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(file), "..", "..", ".peers", "npm", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	_, statErr := os.Stat(path)
-	_, nodeErr := exec.LookPath("node")
-	if statErr != nil || nodeErr != nil {
-		if os.Getenv("JIG_REQUIRE_PEERS") == "1" {
-			t.Fatalf("peer server-everything is missing (%v, %v) and JIG_REQUIRE_PEERS=1: run .ci/run, or the install steps in PEERS.md", statErr, nodeErr)
-		}
-		t.Skipf("peer server-everything is not installed at %s (or node is missing); run .ci/run to install the pinned peers", path)
-	}
-	return session.Target{Transport: session.TransportStdio, Command: []string{"node", path, "stdio"}}
+	return session.Target{Transport: session.TransportStdio, Command: peers.Node(t, peers.Everything, "stdio")}
 }

@@ -1,0 +1,50 @@
+// Package peers finds the third-party MCP servers jig's tests run against
+// (../shared/PEERS.md), which .ci/peers installs under .peers/. A test that
+// needs a missing peer is skipped locally and fails when JIG_REQUIRE_PEERS=1,
+// as .ci/run sets it: in CI a skipped peer test is a hole.
+package peers
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Peers, relative to .peers/.
+const (
+	Everything      = "npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"     // server-everything 2026.8.31
+	EverythingOld   = "npm-old/node_modules/@modelcontextprotocol/server-everything/dist/index.js" // 2025.11.25, paginated resources
+	GoSDKEverything = "bin/gosdk-everything"                                                       // the go-sdk example server, 2026-07-28 era
+)
+
+// Path returns the absolute path of a peer, or skips (fails, in CI) the test.
+func Path(tb testing.TB, rel string) string {
+	tb.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	path := filepath.Join(filepath.Dir(file), "..", "..", ".peers", rel)
+	if _, err := os.Stat(path); err != nil {
+		missing(tb, "peer "+path+" is not installed")
+	}
+	return path
+}
+
+// Node returns the command that runs a Node peer in a mode: "stdio",
+// "streamableHttp" or "sse" for server-everything.
+func Node(tb testing.TB, rel, mode string) []string {
+	tb.Helper()
+	path := Path(tb, rel)
+	if _, err := exec.LookPath("node"); err != nil {
+		missing(tb, "node is not on PATH")
+	}
+	return []string{"node", path, mode}
+}
+
+func missing(tb testing.TB, what string) {
+	tb.Helper()
+	if os.Getenv("JIG_REQUIRE_PEERS") == "1" {
+		tb.Fatalf("%s and JIG_REQUIRE_PEERS=1: run .ci/peers (the install steps in PEERS.md)", what)
+	}
+	tb.Skipf("%s; run .ci/peers to install the pinned peers", what)
+}
