@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -269,5 +270,22 @@ func TestCallIsRecordedAndOpens(t *testing.T) {
 	code, _, _ = jig(t, "", "call", "echo", "--args", `{"text":"x"}`, "--demo", "--no-record", "--record", none)
 	if _, err := os.Stat(none); code != exitOK || err == nil {
 		t.Errorf("--no-record: exit %d, file written: %v; want exit 0 and no file", code, err == nil)
+	}
+}
+
+// Bare `jig` is the README's first command: it must carry the same flags and
+// defaults as `jig demo`, or it fails before the TUI starts.
+func TestBareJigIsTheDemoWithDefaults(t *testing.T) {
+	root := newRoot(&streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard})
+	for flag, def := range map[string]string{"release": "1", "timeout": "30s", "grace": "200ms", "protocol-version": "auto"} {
+		f := root.Flags().Lookup(flag)
+		if f == nil || f.DefValue != def {
+			t.Errorf("jig --%s: %v, want a flag defaulting to %s", flag, f, def)
+		}
+	}
+	// Validation happens before the TUI starts, so a bad value is a usage error.
+	code, _, errOut := jig(t, "", "--release", "3")
+	if code != exitUsage || !strings.Contains(errOut, "releases 1 and 2") {
+		t.Errorf("jig --release 3: exit %d, %s; want a usage error", code, errOut)
 	}
 }

@@ -98,9 +98,13 @@ With no command, jig opens the TUI on its embedded demo server.`,
 		Args:          cobra.NoArgs,
 	}
 	root.CompletionOptions.HiddenDefaultCmd = true
+	// Bare jig is `jig demo`: it takes the same flags, with their defaults
+	// (a timeout, the grace, the capabilities), so `go run ./cmd/jig` and
+	// `jig --release 2` work; --url or --config connect elsewhere instead.
 	tf := &targetFlags{}
+	tf.bind(root)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
-		tf.demo = true
+		tf.demo = tf.url == "" && tf.config == ""
 		return runTUI(cmd.Context(), st, tf, nil)
 	}
 	root.AddCommand(
