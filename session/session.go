@@ -32,7 +32,12 @@ type Options struct {
 	Grace           time.Duration // stdio shutdown grace; DefaultGrace when 0
 	// Capabilities jig declares: any of "roots", "sampling", "elicitation".
 	Capabilities []string
-	Log          *frames.Log // where frames go; a new Log when nil
+	// Roots are what jig answers roots/list with when it declares "roots".
+	// None by default: a server must not learn jig's working directory (or
+	// anything else about the machine) unless the user or a fixture names a
+	// root. See RootOf.
+	Roots []Root
+	Log   *frames.Log // where frames go; a new Log when nil
 	// OnToolsChanged is called (off the SDK's goroutine) when the server
 	// sends notifications/tools/list_changed.
 	OnToolsChanged func()
@@ -63,7 +68,10 @@ type Info struct {
 	ServerVersion      string          `json:"serverVersion"`
 	ServerCapabilities json.RawMessage `json:"serverCapabilities,omitempty"`
 	ClientCapabilities []string        `json:"clientCapabilities"`
-	Instructions       string          `json:"instructions,omitempty"`
+	// Roots are the root URIs jig answers roots/list with (when it declares
+	// roots): none unless asked.
+	Roots        []string `json:"roots,omitempty"`
+	Instructions string   `json:"instructions,omitempty"`
 }
 
 // Session is a live connection and its frames.
@@ -108,10 +116,12 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s := &Session{Log: opts.Log, opts: opts}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "jig", Version: Version}, s.clientOptions())
-	if has(opts.Capabilities, "roots") {
-		if wd, err := os.Getwd(); err == nil {
-			s.client.AddRoots(&mcp.Root{URI: "file://" + wd, Name: "working directory"})
+	if has(opts.Capabilities, "roots") && len(opts.Roots) > 0 {
+		roots := make([]*mcp.Root, len(opts.Roots))
+		for i, r := range opts.Roots {
+			roots[i] = &mcp.Root{URI: r.URI, Name: r.Name}
 		}
+		s.client.AddRoots(roots...)
 	}
 	transport, err := s.transport()
 	if err != nil {
@@ -286,6 +296,11 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 func (s *Session) fillInfo() {
 	res := s.cs.InitializeResult()
 	s.info = Info{Target: s.opts.Target.String(), Transport: s.opts.Target.Transport, ClientCapabilities: s.declared()}
+	if has(s.opts.Capabilities, "roots") {
+		for _, r := range s.opts.Roots {
+			s.info.Roots = append(s.info.Roots, r.URI)
+		}
+	}
 	if res == nil {
 		return
 	}

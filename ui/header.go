@@ -74,10 +74,7 @@ func (h *header) view() string {
 	switch h.state {
 	case stateConnected, stateClosed:
 		caps := capabilityList(h.info.ServerCapabilities)
-		declared := strings.Join(h.info.ClientCapabilities, ", ")
-		if declared == "" {
-			declared = "(none)"
-		}
+		declared := declaredList(h.info, false)
 		line2 = h.st.muted.Render("server: ") + strings.Join(caps, ", ") +
 			h.st.muted.Render("  jig: ") + declared
 		if h.info.Instructions != "" {
@@ -100,6 +97,33 @@ func (h *header) view() string {
 		}
 	}
 	return line1 + "\n" + ansi.Truncate(line2, h.width, "…")
+}
+
+// declaredList names the capabilities jig declared, and with roots the
+// roots it answers roots/list with: none unless --root (or a fixture) gave
+// some. full shows their URIs, otherwise their last path element.
+func declaredList(info session.Info, full bool) string {
+	if len(info.ClientCapabilities) == 0 {
+		return "(none)"
+	}
+	out := make([]string, 0, len(info.ClientCapabilities))
+	for _, c := range info.ClientCapabilities {
+		if c == "roots" {
+			roots := make([]string, 0, len(info.Roots))
+			for _, r := range info.Roots {
+				if !full {
+					r = r[strings.LastIndexByte(strings.TrimRight(r, "/"), '/')+1:]
+				}
+				roots = append(roots, r)
+			}
+			if len(roots) == 0 {
+				roots = []string{"none"}
+			}
+			c += " (" + strings.Join(roots, ", ") + ")"
+		}
+		out = append(out, c)
+	}
+	return strings.Join(out, ", ")
 }
 
 // capabilityList names each capability the server declared, with its
@@ -159,11 +183,7 @@ func infoDoc(info session.Info, width int) *doc {
 	b.bytes(pr)
 	b.line(rolePlain, "")
 	b.line(roleHeading, "Capabilities jig declared")
-	declared := strings.Join(info.ClientCapabilities, ", ")
-	if declared == "" {
-		declared = "(none)"
-	}
-	b.line(rolePlain, "  "+declared)
+	b.line(rolePlain, "  "+declaredList(info, true))
 	return b.doc()
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ type targetFlags struct {
 	timeout      time.Duration
 	grace        time.Duration
 	capabilities []string
+	roots        []string
 	record       string
 	noRecord     bool
 }
@@ -49,6 +51,7 @@ func (f *targetFlags) bind(cmd *cobra.Command) {
 	fl.StringVar(&f.record, "record", "", "record the session to FILE (default: a new file in the sessions directory, see jig sessions)")
 	fl.BoolVar(&f.noRecord, "no-record", false, "do not record the session")
 	fl.StringSliceVar(&f.capabilities, "capabilities", []string{"roots", "sampling", "elicitation"}, "client capabilities jig declares (roots,sampling,elicitation; empty for none)")
+	fl.StringArrayVar(&f.roots, "root", nil, "a root jig answers roots/list with: a directory or a file:// URI (repeatable; default: no roots)")
 }
 
 // options turns the flags and the command after -- into session options.
@@ -125,11 +128,23 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 			return session.Options{}, usageErr("--capabilities: unknown %q; use roots, sampling, elicitation", c)
 		}
 	}
+	var roots []session.Root
+	for _, r := range f.roots {
+		root, err := session.RootOf(r)
+		if err != nil {
+			return session.Options{}, &session.UsageError{Err: err}
+		}
+		roots = append(roots, root)
+	}
+	if len(roots) > 0 && !slices.Contains(f.capabilities, "roots") {
+		return session.Options{}, usageErr("--root needs the roots capability: add roots to --capabilities")
+	}
 	return session.Options{
 		Target:          t,
 		ProtocolVersion: f.protocol,
 		Grace:           f.grace,
 		Capabilities:    f.capabilities,
+		Roots:           roots,
 		Log:             frames.NewLog(nil),
 	}, nil
 }
@@ -178,7 +193,7 @@ func (f *framesFlag) write(st *streams, log *frames.Log, info *session.Info) err
 	}
 	if info != nil && info.ProtocolVersion != "" {
 		fmt.Fprintf(w, "session: %s %s · protocol %s (%s era) · %s · jig declared: %s\n",
-			info.ServerName, info.ServerVersion, info.ProtocolVersion, info.Era, info.Transport, strings.Join(orNone(info.ClientCapabilities), ", "))
+			info.ServerName, info.ServerVersion, info.ProtocolVersion, info.Era, info.Transport, declaredText(*info))
 		if len(info.ServerCapabilities) > 0 {
 			fmt.Fprintf(w, "server capabilities: %s\n", info.ServerCapabilities)
 		}
@@ -191,4 +206,21 @@ func orNone(s []string) []string {
 		return []string{"(none)"}
 	}
 	return s
+}
+
+// declaredText names the capabilities jig declared, with the roots it
+// answers roots/list with: "roots (none), sampling" unless --root gave some.
+func declaredText(info session.Info) string {
+	var out []string
+	for _, c := range orNone(info.ClientCapabilities) {
+		if c == "roots" {
+			roots := "none"
+			if len(info.Roots) > 0 {
+				roots = strings.Join(info.Roots, ", ")
+			}
+			c = "roots (" + roots + ")"
+		}
+		out = append(out, c)
+	}
+	return strings.Join(out, ", ")
 }
