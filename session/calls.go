@@ -69,9 +69,8 @@ func (s *Session) listToolsOnce(ctx context.Context) ([]json.RawMessage, []*mcp.
 	var typed []*mcp.Tool
 	cursor := ""
 	for page := 0; ; page++ {
-		mark := s.Log.Len()
 		var res *mcp.ListToolsResult
-		err := s.call(ctx, "tools/list", func(ctx context.Context) error {
+		ex, err := s.roundTrip(ctx, "tools/list", "tools/list", func(ctx context.Context) error {
 			var err error
 			res, err = s.cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 			return rpcError(err)
@@ -80,7 +79,7 @@ func (s *Session) listToolsOnce(ctx context.Context) ([]json.RawMessage, []*mcp.
 			return raw, typed, err
 		}
 		typed = append(typed, res.Tools...)
-		if ex := s.exchange(mark, "tools/list", nil); ex != nil && ex.Result != nil {
+		if ex != nil && ex.Result != nil {
 			var body struct {
 				Tools []json.RawMessage `json:"tools"`
 			}
@@ -139,21 +138,9 @@ func (s *Session) CallToolWith(ctx context.Context, name string, args json.RawMe
 		params.SetProgressToken(token)
 	}
 	mark := s.Log.Len()
-	err := s.call(ctx, "tools/call "+name, func(ctx context.Context) error {
+	ex, err := s.roundTrip(ctx, "tools/call "+name, "tools/call", func(ctx context.Context) error {
 		_, err := s.cs.CallTool(ctx, params)
 		return rpcError(err)
-	})
-	ex := s.exchange(mark, "tools/call", func(f *frames.Frame) bool {
-		var p struct {
-			Name string `json:"name"`
-			Meta struct {
-				ProgressToken any `json:"progressToken"`
-			} `json:"_meta"`
-		}
-		if json.Unmarshal(paramsOf(f.Raw), &p) != nil || p.Name != name {
-			return false
-		}
-		return token == "" || fmt.Sprint(p.Meta.ProgressToken) == token
 	})
 	if token != "" {
 		end := s.Log.Len()
@@ -161,10 +148,6 @@ func (s *Session) CallToolWith(ctx context.Context, name string, args json.RawMe
 			end = int(ex.Response.Seq) - 1
 		}
 		s.progress.finish(token, s.progressOnWire(token, mark, end))
-	}
-	var rpcErr *RPCError
-	if errors.As(err, &rpcErr) && ex != nil {
-		rpcErr.Raw = ex.Error
 	}
 	var cancelled *CancelledError
 	if errors.As(err, &cancelled) && ex != nil {
@@ -209,40 +192,4 @@ func rpcError(err error) error {
 		return &RPCError{Code: we.Code, Message: we.Message}
 	}
 	return err
-}
-
-// exchange finds the newest request with method sent after frame index mark
-// (and accepted by match) and its response.
-func (s *Session) exchange(mark int, method string, match func(*frames.Frame) bool) *Exchange {
-	for i := s.Log.Len() - 1; i >= mark; i-- {
-		f := s.Log.Frame(i)
-		if f.Dir != frames.ClientToServer || f.Kind != frames.KindRequest || f.Method != method {
-			continue
-		}
-		if match != nil && !match(f) {
-			continue
-		}
-		ex := &Exchange{Request: f}
-		if j := s.Log.Partner(i); j >= 0 {
-			r := s.Log.Frame(j)
-			ex.Response = r
-			ex.Latency = r.Time.Sub(f.Time)
-			var env struct {
-				Result json.RawMessage `json:"result"`
-				Error  json.RawMessage `json:"error"`
-			}
-			_ = json.Unmarshal(r.Raw, &env)
-			ex.Result, ex.Error = env.Result, env.Error
-		}
-		return ex
-	}
-	return nil
-}
-
-func paramsOf(raw []byte) json.RawMessage {
-	var env struct {
-		Params json.RawMessage `json:"params"`
-	}
-	_ = json.Unmarshal(raw, &env)
-	return env.Params
 }

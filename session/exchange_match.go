@@ -1,162 +1,146 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpjig/jig/frames"
 )
 
-// A CallGroup makes concurrent calls on one session and gives each call its
-// own exchange. Session.CallTool finds its exchange by method and tool name,
-// which is ambiguous when two calls of the same tool are in flight; a group
-// matches the request's exact parameters (name and compact arguments bytes,
-// or the URI) and claims each request frame once, so two identical calls in
-// flight each get one complete request/response pair. Identical requests are
-// interchangeable: whichever pair a call claims, it is a real exchange.
+// Every call finds its own frames by the JSON-RPC id the SDK wrote for it,
+// never by "the newest request of this method": two calls of one tool in
+// flight at once would otherwise swap frames. The SDK chooses the id inside
+// Write, so jig learns it there, from the call's own context:
 //
-// Use one group per session, and make every concurrent call through it.
-type CallGroup struct {
-	s       *Session
-	mu      sync.Mutex
-	claimed map[int]bool
+//   - stdio, the in-process demo server and any IO transport: a connection
+//     decorator (idConn) reads the id of each request the SDK writes;
+//   - Streamable HTTP and SSE: the RoundTripper tap (httpTap) reads it from
+//     the request body it records, because the Streamable connection must
+//     never be wrapped (the client type-asserts it; see ../shared/STACK.md).
+//
+// Both hand the id to the written collector the call put in its context.
+
+// written collects the ids of the requests the SDK wrote for one call of
+// method. There is usually one; a stateless-era call that the server answers
+// with a request for input is retried under the same context with a new id,
+// and the last one is the exchange that answered.
+type written struct {
+	method string
+	mu     sync.Mutex
+	ids    []string
 }
 
-// NewCallGroup returns a group for calls on s.
-func (s *Session) NewCallGroup() *CallGroup {
-	return &CallGroup{s: s, claimed: map[int]bool{}}
+type writtenKey struct{}
+
+// expectWrite returns a context under which the ids of the method requests
+// the SDK writes are collected.
+func expectWrite(ctx context.Context, method string) (context.Context, *written) {
+	w := &written{method: method}
+	return context.WithValue(ctx, writtenKey{}, w), w
 }
 
-// CallTool sends tools/call with the arguments exactly as given (compacted by
-// the SDK, never re-encoded otherwise) and returns its exchange. A JSON-RPC
-// error comes back as *RPCError, with the exchange.
-func (g *CallGroup) CallTool(ctx context.Context, name string, args json.RawMessage) (*Exchange, error) {
-	if len(bytes.TrimSpace(args)) == 0 {
-		args = json.RawMessage(`{}`)
+// learnWrite records that a request with method and id (its JSON text) was
+// written under ctx. It is called by the capture that saw the write.
+func learnWrite(ctx context.Context, method, id string) {
+	w, _ := ctx.Value(writtenKey{}).(*written)
+	if w == nil || method != w.method || id == "" {
+		return
 	}
-	want, err := compactJSON(args)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if n := len(w.ids); n == 0 || w.ids[n-1] != id { // a retried POST is one request
+		w.ids = append(w.ids, id)
+	}
+}
+
+// last is the id of the last request written, or "".
+func (w *written) last() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.ids) == 0 {
+		return ""
+	}
+	return w.ids[len(w.ids)-1]
+}
+
+// idConn is the connection decorator for transports that may be wrapped
+// (stdio, IO, in-memory): it learns the id of each request as it is written.
+type idConn struct{ mcp.Connection }
+
+func (c idConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() {
+		learnWrite(ctx, r.Method, idText(r.ID))
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// idTransport connects with an idConn around the transport's connection.
+type idTransport struct{ mcp.Transport }
+
+func (t idTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
 	if err != nil {
-		return nil, &UsageError{fmt.Errorf("tools/call %s: arguments are not JSON: %v", name, err)}
-	}
-	mark := g.s.Log.Len()
-	err = g.s.call(ctx, "tools/call "+name, func(ctx context.Context) error {
-		_, err := g.s.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(want)})
-		return rpcError(err)
-	})
-	return g.claim(mark, "tools/call", err, func(p map[string]json.RawMessage) bool {
-		return stringField(p["name"]) == name && sameCompact(p["arguments"], want)
-	})
-}
-
-// ReadResource sends resources/read for uri and returns its exchange.
-func (g *CallGroup) ReadResource(ctx context.Context, uri string) (*Exchange, error) {
-	mark := g.s.Log.Len()
-	err := g.s.call(ctx, "resources/read "+uri, func(ctx context.Context) error {
-		_, err := g.s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
-		return rpcError(err)
-	})
-	return g.claim(mark, "resources/read", err, func(p map[string]json.RawMessage) bool {
-		return stringField(p["uri"]) == uri
-	})
-}
-
-// GetPrompt sends prompts/get with the arguments given and returns its exchange.
-func (g *CallGroup) GetPrompt(ctx context.Context, name string, args map[string]string) (*Exchange, error) {
-	mark := g.s.Log.Len()
-	err := g.s.call(ctx, "prompts/get "+name, func(ctx context.Context) error {
-		_, err := g.s.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
-		return rpcError(err)
-	})
-	return g.claim(mark, "prompts/get", err, func(p map[string]json.RawMessage) bool {
-		var got map[string]string
-		if raw := p["arguments"]; len(raw) > 0 && string(raw) != "null" {
-			if json.Unmarshal(raw, &got) != nil {
-				return false
-			}
-		}
-		if stringField(p["name"]) != name || len(got) != len(args) {
-			return false
-		}
-		for k, v := range args {
-			if gv, ok := got[k]; !ok || gv != v {
-				return false
-			}
-		}
-		return true
-	})
-}
-
-// claim finds the oldest unclaimed request for method sent after frame mark
-// whose parameters match and whose response has arrived, and claims it. When
-// the call itself returned, its own response is in the Log (the tap records a
-// line before the SDK reads it), so a matching complete pair always exists.
-func (g *CallGroup) claim(mark int, method string, callErr error, match func(map[string]json.RawMessage) bool) (*Exchange, error) {
-	_, isRPC := callErr.(*RPCError)
-	if callErr != nil && !isRPC {
-		return nil, callErr
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	log := g.s.Log
-	n := log.Len()
-	for i := mark; i < n; i++ {
-		f := log.Frame(i)
-		if g.claimed[i] || f.Dir != frames.ClientToServer || f.Kind != frames.KindRequest || f.Method != method {
-			continue
-		}
-		j := log.Partner(i)
-		if j < 0 {
-			continue
-		}
-		var env struct {
-			Params map[string]json.RawMessage `json:"params"`
-		}
-		if json.Unmarshal(f.Raw, &env) != nil || !match(env.Params) {
-			continue
-		}
-		g.claimed[i] = true
-		r := log.Frame(j)
-		ex := &Exchange{Request: f, Response: r, Latency: r.Time.Sub(f.Time)}
-		var body struct {
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		_ = json.Unmarshal(r.Raw, &body)
-		ex.Result, ex.Error = body.Result, body.Error
-		if isRPC {
-			callErr.(*RPCError).Raw = ex.Error
-		}
-		return ex, callErr
-	}
-	if callErr != nil {
-		return nil, callErr
-	}
-	return nil, fmt.Errorf("%s: no response frame was recorded", method)
-}
-
-func stringField(raw json.RawMessage) string {
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
-}
-
-// compactJSON is the form the SDK puts arguments on the wire in: compact,
-// with <, >, & and U+2028/2029 escaped as encoding/json does.
-func compactJSON(raw json.RawMessage) ([]byte, error) {
-	var b, e bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
 		return nil, err
 	}
-	json.HTMLEscape(&e, b.Bytes())
-	return e.Bytes(), nil
+	return idConn{c}, nil
 }
 
-func sameCompact(raw json.RawMessage, want []byte) bool {
-	got, err := compactJSON(raw)
-	return err == nil && bytes.Equal(got, want)
+// idText is an id as the JSON text frames.Frame.ID holds ("4", "\"abc\"").
+func idText(id jsonrpc.ID) string {
+	if !id.IsValid() {
+		return ""
+	}
+	b, err := json.Marshal(id.Raw())
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// exchangeOf is the exchange of the request w learned, looked for from frame
+// index mark on (the request is recorded before it is written, so it is in
+// the Log by the time the SDK returns), or nil when no request was written
+// (a list answered from the SDK's cache).
+func (s *Session) exchangeOf(mark int, w *written) *Exchange {
+	id := w.last()
+	if id == "" {
+		return nil
+	}
+	for i := s.Log.Len() - 1; i >= mark; i-- {
+		f := s.Log.Frame(i)
+		if f.Dir != frames.ClientToServer || f.Kind != frames.KindRequest || f.ID != id || f.Method != w.method {
+			continue
+		}
+		ex := &Exchange{Request: f}
+		if j := s.Log.Partner(i); j >= 0 {
+			r := s.Log.Frame(j)
+			ex.Response, ex.Latency = r, r.Time.Sub(f.Time)
+			var env struct {
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			_ = json.Unmarshal(r.Raw, &env)
+			ex.Result, ex.Error = env.Result, env.Error
+		}
+		return ex
+	}
+	return nil
+}
+
+// roundTrip runs one request of method (fn makes the SDK call) with the
+// session's failure handling, and returns the exchange the SDK's own id
+// names. A JSON-RPC error carries the error object as received.
+func (s *Session) roundTrip(ctx context.Context, what, method string, fn func(ctx context.Context) error) (*Exchange, error) {
+	mark := s.Log.Len()
+	ctx, w := expectWrite(ctx, method)
+	err := s.call(ctx, what, fn)
+	ex := s.exchangeOf(mark, w)
+	if re, ok := err.(*RPCError); ok && ex != nil {
+		re.Raw = ex.Error
+	}
+	return ex, err
 }

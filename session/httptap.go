@@ -36,7 +36,12 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
-		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
+		f := t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
+		if f.Kind == frames.KindRequest {
+			// The SDK wrote this request under its call's context: tell the
+			// call which id is its own.
+			learnWrite(req.Context(), f.Method, f.ID)
+		}
 	} else {
 		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info,
 			Note: frames.RequestNote(req)})

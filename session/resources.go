@@ -10,24 +10,18 @@ import (
 // ReadResource sends resources/read for uri. A JSON-RPC error (an unknown URI
 // is -32602 on most servers) comes back as *RPCError.
 func (s *Session) ReadResource(ctx context.Context, uri string) (*Exchange, error) {
-	mark := s.Log.Len()
-	err := s.call(ctx, "resources/read "+uri, func(ctx context.Context) error {
+	return s.roundTrip(ctx, "resources/read "+uri, "resources/read", func(ctx context.Context) error {
 		_, err := s.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		return rpcError(err)
 	})
-	ex := s.exchange(mark, "resources/read", nil)
-	return withRaw(ex, err)
 }
 
 // GetPrompt sends prompts/get with the arguments given.
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*Exchange, error) {
-	mark := s.Log.Len()
-	err := s.call(ctx, "prompts/get "+name, func(ctx context.Context) error {
+	return s.roundTrip(ctx, "prompts/get "+name, "prompts/get", func(ctx context.Context) error {
 		_, err := s.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
 		return rpcError(err)
 	})
-	ex := s.exchange(mark, "prompts/get", nil)
-	return withRaw(ex, err)
 }
 
 // ListResources lists every resource across all pages, raw as sent.
@@ -70,9 +64,8 @@ func listAll(ctx context.Context, s *Session, method, key string, page func(ctx 
 	var out []json.RawMessage
 	cursor := ""
 	for n := 0; n < 10000; n++ {
-		mark := s.Log.Len()
 		var next string
-		err := s.call(ctx, method, func(ctx context.Context) error {
+		ex, err := s.roundTrip(ctx, method, method, func(ctx context.Context) error {
 			var err error
 			next, err = page(ctx, cursor)
 			return rpcError(err)
@@ -80,7 +73,7 @@ func listAll(ctx context.Context, s *Session, method, key string, page func(ctx 
 		if err != nil {
 			return out, err
 		}
-		if ex := s.exchange(mark, method, nil); ex != nil {
+		if ex != nil {
 			var body map[string]json.RawMessage
 			var items []json.RawMessage
 			if json.Unmarshal(ex.Result, &body) == nil && json.Unmarshal(body[key], &items) == nil {
@@ -93,11 +86,4 @@ func listAll(ctx context.Context, s *Session, method, key string, page func(ctx 
 		cursor = next
 	}
 	return out, nil
-}
-
-func withRaw(ex *Exchange, err error) (*Exchange, error) {
-	if re, ok := err.(*RPCError); ok && ex != nil {
-		re.Raw = ex.Error
-	}
-	return ex, err
 }

@@ -205,7 +205,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 			return nil, err
 		}
 		s.proc = p
-		return &mcp.IOTransport{Reader: p.tap, Writer: p.tap, MaxLineLength: -1}, nil
+		return idTransport{&mcp.IOTransport{Reader: p.tap, Writer: p.tap, MaxLineLength: -1}}, nil
 	case TransportDemo:
 		release := t.Release
 		if release == 0 {
@@ -228,7 +228,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 		}()
 		s.stop = func() { c2sW.Close(); cancel(); <-done }
 		tap := newLineTap(s.Log, c2sW, s2cR)
-		return &mcp.IOTransport{Reader: tap, Writer: tap, MaxLineLength: -1}, nil
+		return idTransport{&mcp.IOTransport{Reader: tap, Writer: tap, MaxLineLength: -1}}, nil
 	case TransportStreamable, TransportSSE:
 		headers := http.Header{}
 		for k, v := range t.Headers {

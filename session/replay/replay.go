@@ -6,7 +6,7 @@
 // Fixtures are grouped by target (or by the one override target) and each
 // target gets one session; targets run in parallel up to a bound, and the
 // calls within a session are pipelined up to another bound, each paired with
-// its own exchange by a session.CallGroup.
+// its own exchange by the JSON-RPC id the SDK wrote for it.
 package replay
 
 import (
@@ -213,7 +213,6 @@ func runGroup(ctx context.Context, g *targetGroup, out []Outcome, opts Options) 
 		}
 	}
 
-	calls := s.NewCallGroup()
 	sem := make(chan struct{}, opts.InFlight)
 	var wg sync.WaitGroup
 	for _, i := range g.idx {
@@ -224,7 +223,7 @@ func runGroup(ctx context.Context, g *targetGroup, out []Outcome, opts Options) 
 			o := &out[i]
 			callCtx, cancel := context.WithTimeout(ctx, opts.Timeout)
 			defer cancel()
-			replayOne(callCtx, calls, tools, o)
+			replayOne(callCtx, s, tools, o)
 		}()
 	}
 	wg.Wait()
@@ -256,7 +255,7 @@ func listTools(ctx context.Context, s *session.Session, timeout time.Duration) (
 	return tools, nil
 }
 
-func replayOne(ctx context.Context, calls *session.CallGroup, tools map[string]json.RawMessage, o *Outcome) {
+func replayOne(ctx context.Context, calls *session.Session, tools map[string]json.RawMessage, o *Outcome) {
 	f := o.Fixture
 	var p struct {
 		Name      string          `json:"name"`

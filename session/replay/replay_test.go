@@ -263,11 +263,11 @@ func TestReplayErrors(t *testing.T) {
 	})
 }
 
-// Concurrent identical calls on one session must each get a complete
-// exchange of their own: a request and the response with the same id.
-func TestCallGroupPairsConcurrentIdenticalCalls(t *testing.T) {
+// Concurrent identical calls on one session (as replay pipelines them) must
+// each get a complete exchange of their own: a request and the response
+// with the same id.
+func TestConcurrentIdenticalCallsArePairedByID(t *testing.T) {
 	s := openSession(t, stdioDemo(t, 1))
-	g := s.NewCallGroup()
 	const n = 64
 	exs := make([]*session.Exchange, n)
 	var wg sync.WaitGroup
@@ -275,7 +275,7 @@ func TestCallGroupPairsConcurrentIdenticalCalls(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ex, err := g.CallTool(testCtx(t), "get_report", json.RawMessage(`{}`))
+			ex, err := s.CallTool(testCtx(t), "get_report", json.RawMessage(`{}`))
 			if err != nil {
 				t.Error(err)
 			}
