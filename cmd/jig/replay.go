@@ -162,6 +162,8 @@ func runReplay(cmd *cobra.Command, st *streams, tf *targetFlags, rf *replayFlags
 	for _, o := range outcomes {
 		if o.Err != nil {
 			msg := o.Err.Error()
+			reps = append(reps, fixture.Report{Scenario: o.Fixture.Scenario, Method: o.Fixture.Request.Method,
+				Tool: o.Fixture.ToolName(), NotRun: msg})
 			var ce *session.ConnectError
 			if errors.As(o.Err, &ce) {
 				worse(exitUnreachable)
@@ -182,6 +184,15 @@ func runReplay(cmd *cobra.Command, st *streams, tf *targetFlags, rf *replayFlags
 		if o.Drifted() {
 			drifted = append(drifted, o)
 		}
+	}
+	// A fixture that did not load is in every report too, as not run.
+	for _, e := range loadErrs {
+		name := path
+		var fe *fixture.FileError
+		if errors.As(e, &fe) {
+			name = strings.TrimSuffix(fe.File, ".json")
+		}
+		reps = append(reps, fixture.Report{Scenario: name, NotRun: e.Error()})
 	}
 	fails := func(o replay.Outcome) bool {
 		return o.Report.Worst() >= threshold || o.Report.AssertionFailures > 0 || o.Report.Obsolete

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpjig/jig/session/demo"
+)
+
+// hostileEnv makes the re-executed test binary a misbehaving stdio server
+// (see hostileServers): real processes and real pipes, so every defect the
+// hostile suite proves is one a server nobody here wrote could cause.
+const hostileEnv = "JIG_HOSTILE"
+
+// hostile returns the target arguments that run this test binary as the
+// hostile server mode: pass them last, after jig's own flags.
+func hostile(t *testing.T, mode string) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--env", hostileEnv + "=" + mode, "--", exe}
+}
+
+// serveHostile runs the hostile server named by mode and exits.
+func serveHostile(mode string) {
+	name, arg, _ := strings.Cut(mode, ":")
+	serve, ok := hostileServers[name]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "unknown %s mode %q\n", hostileEnv, mode)
+		os.Exit(2)
+	}
+	serve(arg)
+	os.Exit(0)
+}
+
+// hostileServers are the misbehaving servers, by mode. A mode may take an
+// argument after a colon ("crash-after:3").
+var hostileServers = map[string]func(arg string){
+	// crash-after:N is the demo server, which exits (status 3) instead of
+	// answering the tools/call after the Nth.
+	"crash-after": func(arg string) {
+		n, _ := strconv.Atoi(arg)
+		srv, _ := demo.New(1)
+		calls := 0
+		srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "tools/call" {
+					if calls++; calls > n {
+						fmt.Fprintf(os.Stderr, "crash-after: exiting on call %d\n", calls)
+						os.Exit(3)
+					}
+				}
+				return next(ctx, method, req)
+			}
+		})
+		_ = srv.Run(context.Background(), &mcp.StdioTransport{})
+	},
+}
+
+// rawServer is a stdio server written byte by byte, for misbehaviour the SDK
+// would never produce: it answers the handshake and tools/list properly and
+// hands every tools/call to call, which writes whatever lines it likes.
+type rawServer struct {
+	out  *bufio.Writer
+	call func(s *rawServer, id json.RawMessage, params json.RawMessage)
+}
+
+// line writes one line and flushes it, as a line-buffered server would.
+func (s *rawServer) line(text string) {
+	s.out.WriteString(text)
+	s.out.WriteByte('\n')
+	s.out.Flush()
+}
+
+// result answers id with a text result.
+func (s *rawServer) result(id json.RawMessage, text string) {
+	b, _ := json.Marshal(text)
+	s.line(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":[{"type":"text","text":` + string(b) + `}]}}`)
+}
+
+func (s *rawServer) serve() {
+	s.out = bufio.NewWriter(os.Stdout)
+	in := bufio.NewReader(os.Stdin)
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(line, &req) != nil || len(req.ID) == 0 || req.Method == "" {
+			continue // notifications and responses need no answer
+		}
+		switch req.Method {
+		case "initialize":
+			var p struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			}
+			_ = json.Unmarshal(req.Params, &p)
+			s.line(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"protocolVersion":"` + p.ProtocolVersion +
+				`","capabilities":{"tools":{}},"serverInfo":{"name":"hostile","version":"0.0.1"}}}`)
+		case "tools/list":
+			s.line(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`)
+		case "tools/call":
+			s.call(s, req.ID, req.Params)
+		case "ping":
+			s.line(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{}}`)
+		default:
+			s.line(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32601,"message":"method not found"}}`)
+		}
+	}
+}
+
+// raw adds a rawServer mode whose tools/call writes before, then the result.
+func raw(name string, before ...string) {
+	hostileServers[name] = func(string) {
+		(&rawServer{call: func(s *rawServer, id, _ json.RawMessage) {
+			for _, l := range before {
+				s.line(l)
+			}
+			s.result(id, "the real answer")
+		}}).serve()
+	}
+}
