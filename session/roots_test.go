@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,5 +86,28 @@ func TestRootOf(t *testing.T) {
 		case tt.err == "" && (err != nil || r.URI != tt.uri):
 			t.Errorf("RootOf(%q) = %v, %v; want %s", tt.arg, r, err, tt.uri)
 		}
+	}
+}
+
+// Session variables expand in a stdio command's arguments, env values and
+// working directory; environment variables do not expand in arguments.
+func TestSessionVarsExpand(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("JIG_TEST_OUTER", "outer")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := Open(ctx, Options{
+		Target: Target{Transport: TransportStdio,
+			Command: []string{"sh", "-c", `printf '%s|%s|%s|%s\n' "$1" "$2" "$WHERE" "$(pwd)" >&2; exit 1`, "sh", "${JIG_SCRATCH}/x", "$JIG_TEST_OUTER"},
+			Env:     map[string]string{"WHERE": "$JIG_SCRATCH/$JIG_TEST_OUTER"}, Dir: "$JIG_SCRATCH"},
+		Vars: map[string]string{"JIG_SCRATCH": dir},
+	})
+	var ce *ConnectError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Open = %v, want the server's exit as a ConnectError", err)
+	}
+	want := dir + "/x|$JIG_TEST_OUTER|" + dir + "/outer|" + dir
+	if got := strings.Join(ce.Stderr, "\n"); got != want {
+		t.Errorf("the server saw %q, want %q", got, want)
 	}
 }

@@ -37,7 +37,13 @@ type Options struct {
 	// anything else about the machine) unless the user or a fixture names a
 	// root. See RootOf.
 	Roots []Root
-	Log   *frames.Log // where frames go; a new Log when nil
+	// Vars are variables of this session alone, such as a fresh scratch
+	// directory per replayed fixture: they expand like environment variables
+	// ($NAME, ${NAME}) in env and header values and the working directory,
+	// and they are the only variables that expand in a stdio command's
+	// arguments. They win over the environment.
+	Vars map[string]string
+	Log  *frames.Log // where frames go; a new Log when nil
 	// OnToolsChanged is called (off the SDK's goroutine) when the server
 	// sends notifications/tools/list_changed.
 	OnToolsChanged func()
@@ -200,7 +206,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 	redact := frames.NewRedactor(t.Secrets()...)
 	switch t.Transport {
 	case TransportStdio:
-		p, err := startProcess(t, s.Log, s.opts.Grace)
+		p, err := startProcess(t, s.Log, s.opts.Grace, s.opts.Vars)
 		if err != nil {
 			return nil, err
 		}
@@ -232,7 +238,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 	case TransportStreamable, TransportSSE:
 		headers := http.Header{}
 		for k, v := range t.Headers {
-			ev, missing := expand(v, os.LookupEnv)
+			ev, missing := expand(v, withVars(s.opts.Vars, os.LookupEnv))
 			if len(missing) > 0 {
 				return nil, &UsageError{fmt.Errorf("header %s: environment variable $%s is not set (export it first)", k, missing[0])}
 			}

@@ -41,19 +41,31 @@ type process struct {
 }
 
 // startProcess starts the target's command with its stdio tapped.
-func startProcess(t Target, log *frames.Log, grace time.Duration) (*process, error) {
+// Session variables (vars) expand in its arguments, env values and working
+// directory; environment variables only in env values and the directory.
+func startProcess(t Target, log *frames.Log, grace time.Duration, vars map[string]string) (*process, error) {
 	if len(t.Command) == 0 {
 		return nil, errors.New("no command to run (give it after --, e.g. jig tools -- node server.js)")
 	}
-	path, err := exec.LookPath(t.Command[0])
-	if err != nil {
-		return nil, &ConnectError{Target: t, Err: fmt.Errorf("cannot find %q: %w (is it installed and on PATH?)", t.Command[0], err)}
+	argv := make([]string, len(t.Command))
+	for i, a := range t.Command {
+		argv[i], _ = expand(a, withVars(vars, nil))
 	}
-	cmd := exec.Command(path, t.Command[1:]...)
-	cmd.Dir = t.Dir
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return nil, &ConnectError{Target: t, Err: fmt.Errorf("cannot find %q: %w (is it installed and on PATH?)", argv[0], err)}
+	}
+	cmd := exec.Command(path, argv[1:]...)
+	if t.Dir != "" {
+		dir, missing := expand(t.Dir, withVars(vars, os.LookupEnv))
+		if len(missing) > 0 {
+			return nil, &UsageError{Err: fmt.Errorf("working directory %s: environment variable $%s is not set", t.Dir, missing[0])}
+		}
+		cmd.Dir = dir
+	}
 	cmd.Env = os.Environ()
 	for k, v := range t.Env {
-		ev, missing := expand(v, os.LookupEnv)
+		ev, missing := expand(v, withVars(vars, os.LookupEnv))
 		if len(missing) > 0 {
 			return nil, &UsageError{Err: fmt.Errorf("env %s: environment variable $%s is not set (export it, or pass the value with --env %s=VALUE)", k, missing[0], k)}
 		}

@@ -71,6 +71,19 @@ func expand(s string, lookup func(string) (string, bool)) (string, []string) {
 	return out, missing
 }
 
+// withVars looks a name up in vars first, then with next (nil: nowhere).
+func withVars(vars map[string]string, next func(string) (string, bool)) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		if v, ok := vars[name]; ok {
+			return v, true
+		}
+		if next == nil {
+			return "", false
+		}
+		return next(name)
+	}
+}
+
 // Secrets returns the expanded values of every header and env entry the user
 // gave, which transcripts and fixtures must never contain.
 func (t Target) Secrets() []string {
