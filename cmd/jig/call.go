@@ -19,17 +19,20 @@ import (
 	"github.com/mcpjig/jig/session/replay"
 )
 
-func newCallCmd(st *streams) *cobra.Command {
-	tf := &targetFlags{}
-	ff := &framesFlag{}
-	pf := &pinFlags{}
-	var argsFlag string
-	var asJSON, progress bool
-	var cancelAfter time.Duration
-	cmd := &cobra.Command{
-		Use:   "call TOOL [flags] [-- command args...]",
-		Short: "Call a tool with exactly the arguments you give",
-		Long: `Call a tool with exactly the arguments you give. jig checks only that they
+// callOptions are jig call's.
+type callOptions struct {
+	target      targetFlags
+	frames      framesFlag
+	pin         pinFlags
+	tool        string
+	args        string // --args: JSON, @FILE or -
+	json        bool
+	progress    bool
+	cancelAfter time.Duration
+	command     []string // the server's command after --
+}
+
+const callLong = `Call a tool with exactly the arguments you give. jig checks only that they
 are JSON; arguments that violate the tool's inputSchema are reported on stderr
 and sent anyway, because reproducing a bad call is often the point.
 
@@ -46,104 +49,122 @@ its elicitation/create requests are declined: the CLI never waits for a human
 
 Exit codes: 0 success; 1 a JSON-RPC error or a result with isError; 2 usage
 error; 3 the server could not be reached, crashed or timed out; 4 the call was
-cancelled by --cancel-after.`,
-		Example: `  jig call search_orders --args '{"customer":"Acme Corp","since":"last month"}' --demo
+cancelled by --cancel-after.`
+
+const callExample = `  jig call search_orders --args '{"customer":"Acme Corp","since":"last month"}' --demo
   jig call echo --args @args.json -- node server.js
   echo '{"a":"x"}' | jig call get-sum --args - --frames -- node server.js
   jig call search_orders --args '{"customer":"acme","since":"2026-01-01","limit":500}' --demo \
       --pin fixtures/search-orders-truncated.json --note "limit is capped at 20 and says so"
   jig call trigger-long-running-operation --args '{"duration":5,"steps":5}' --progress --cancel-after 2s \
-      -- node server-everything/dist/index.js stdio`,
-		Args: cobra.MinimumNArgs(1),
+      -- node server-everything/dist/index.js stdio`
+
+func newCallCmd(st *streams, runF runFunc[callOptions]) *cobra.Command {
+	o := &callOptions{}
+	cmd := &cobra.Command{
+		Use:     "call TOOL [flags] [-- command args...]",
+		Short:   "Call a tool with exactly the arguments you give",
+		Long:    callLong,
+		Example: callExample,
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tool := args[0]
-			command := args[1:]
-			if cmd.ArgsLenAtDash() > 1 {
-				return usageErr("call takes one tool name before --, got %q", args[:cmd.ArgsLenAtDash()])
+			o.tool, o.command = args[0], args[1:]
+			if dash := cmd.ArgsLenAtDash(); dash > 1 {
+				return usageErr("call takes one tool name before --, got %q", args[:dash])
+			} else if dash < 0 && len(args) > 1 {
+				return usageErr("call takes one tool name; put a server command after -- (jig call %s -- %s)", o.tool, strings.Join(args[1:], " "))
 			}
-			if cmd.ArgsLenAtDash() < 0 && len(args) > 1 {
-				return usageErr("call takes one tool name; put a server command after -- (jig call %s -- %s)", tool, strings.Join(args[1:], " "))
-			}
-			argv, err := readArgs(argsFlag, st.in)
-			if err != nil {
-				return err
-			}
-			if err := pf.check(cmd); err != nil {
-				return err
-			}
-			if cancelAfter < 0 {
-				return usageErr("--cancel-after %s: give a positive duration, e.g. 2s", cancelAfter)
-			}
-			if cancelAfter > 0 && pf.file != "" {
-				return usageErr("--cancel-after and --pin: a cancelled call has no response to pin")
-			}
-			return withSession(cmd.Context(), st, tf, command, ff, tool, func(ctx context.Context, s *session.Session) error {
-				rawTools, _, err := s.ListTools(ctx)
-				if err != nil {
-					return err
-				}
-				t := s.Tool(tool)
-				if t == nil {
-					fmt.Fprintf(st.err, "jig: warning: the server did not list a tool named %q; sending the call anyway\n", tool)
-				} else {
-					warnViolations(st.err, tool, t.InputSchema, argv)
-				}
-				ex, err := callWith(ctx, st, s, tool, argv, progress, cancelAfter)
-				var cancelled *session.CancelledError
-				if errors.As(err, &cancelled) {
-					id := ""
-					if ex != nil && ex.Request != nil {
-						id = " for request id=" + ex.Request.ID
-					}
-					fmt.Fprintf(st.err, "jig: tools/call %s cancelled after %s as --cancel-after asked: jig sent notifications/cancelled%s; no response will come (the server may still send progress)\n",
-						tool, cancelled.After.Round(time.Millisecond), id)
-					return &exitError{code: exitCancelled}
-				}
-				if _, isRPC := err.(*session.RPCError); pf.file != "" && ex != nil && (err == nil || isRPC) {
-					opts, oerr := tf.options(command)
-					if oerr != nil {
-						return oerr
-					}
-					if perr := pf.pin(ctx, st, s, opts.Target, replay.FindTool(rawTools, tool), ex); perr != nil {
-						return perr
-					}
-				}
-				if rpc, ok := err.(*session.RPCError); ok {
-					if asJSON && rpc.Raw != nil {
-						writeRaw(st.out, rpc.Raw)
-					} else {
-						fmt.Fprintf(st.out, "JSON-RPC error %d: %s\n", rpc.Code, rpc.Message)
-					}
-					return &exitError{code: exitServerError}
-				}
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					writeRaw(st.out, ex.Result)
-				} else {
-					printResult(st.out, ex)
-				}
-				if isErrorResult(ex.Result) {
-					return &exitError{code: exitServerError}
-				}
-				return nil
-			})
+			return runF(cmd.Context(), o, st)
 		},
 	}
-	tf.bind(cmd)
-	bindFrames(cmd, ff)
-	cmd.Flags().StringVar(&argsFlag, "args", "{}", "arguments as JSON, @FILE, or - for stdin; sent exactly as given")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result (or error) object exactly as the server sent it")
-	cmd.Flags().BoolVar(&progress, "progress", false, "send _meta.progressToken and print each notifications/progress to stderr")
-	cmd.Flags().DurationVar(&cancelAfter, "cancel-after", 0, "cancel the call after this long (notifications/cancelled; exit 4)")
-	pf.bind(cmd)
+	o.target.bind(cmd)
+	o.frames.bind(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&o.args, "args", "{}", "arguments as JSON, @FILE, or - for stdin; sent exactly as given")
+	fl.BoolVar(&o.json, "json", false, "print the result (or error) object exactly as the server sent it")
+	fl.BoolVar(&o.progress, "progress", false, "send _meta.progressToken and print each notifications/progress to stderr")
+	fl.DurationVar(&o.cancelAfter, "cancel-after", 0, "cancel the call after this long (notifications/cancelled; exit 4)")
+	o.pin.bind(cmd)
 	return cmd
 }
 
-// exitCancelled is jig call's exit code when --cancel-after cancelled the
-// call: the user's choice, not a failure of the server (exit 3).
-const exitCancelled = 4
+func runCall(ctx context.Context, o *callOptions, st *streams) error {
+	argv, err := readArgs(o.args, st.in)
+	if err != nil {
+		return err
+	}
+	if err := o.pin.check(); err != nil {
+		return err
+	}
+	if o.cancelAfter < 0 {
+		return usageErr("--cancel-after %s: give a positive duration, e.g. 2s", o.cancelAfter)
+	}
+	if o.cancelAfter > 0 && o.pin.file != "" {
+		return usageErr("--cancel-after and --pin: a cancelled call has no response to pin")
+	}
+	return withSession(ctx, st, &o.target, o.command, &o.frames, o.tool, func(ctx context.Context, s *session.Session) error {
+		return o.call(ctx, st, s, argv)
+	})
+}
+
+// call lists the tools (to check the arguments against the schema and to pin
+// the tool's definition), sends the call and reports its outcome.
+func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session, argv json.RawMessage) error {
+	rawTools, _, err := s.ListTools(ctx)
+	if err != nil {
+		return err
+	}
+	if t := s.Tool(o.tool); t == nil {
+		fmt.Fprintf(st.err, "jig: warning: the server did not list a tool named %q; sending the call anyway\n", o.tool)
+	} else {
+		warnViolations(st.err, o.tool, t.InputSchema, argv)
+	}
+	ex, err := callWith(ctx, st, s, o.tool, argv, o.progress, o.cancelAfter)
+	var cancelled *session.CancelledError
+	if errors.As(err, &cancelled) {
+		id := ""
+		if ex != nil && ex.Request != nil {
+			id = " for request id=" + ex.Request.ID
+		}
+		fmt.Fprintf(st.err, "jig: tools/call %s cancelled after %s as --cancel-after asked: jig sent notifications/cancelled%s; no response will come (the server may still send progress)\n",
+			o.tool, cancelled.After.Round(time.Millisecond), id)
+		return &exitError{code: exitCancelled}
+	}
+	if _, isRPC := err.(*session.RPCError); o.pin.file != "" && ex != nil && (err == nil || isRPC) {
+		opts, oerr := o.target.options(o.command)
+		if oerr != nil {
+			return oerr
+		}
+		if perr := o.pin.pin(ctx, st, s, opts.Target, replay.FindTool(rawTools, o.tool), ex); perr != nil {
+			return perr
+		}
+	}
+	return o.report(st, ex, err)
+}
+
+// report prints the call's result or JSON-RPC error on stdout.
+func (o *callOptions) report(st *streams, ex *session.Exchange, err error) error {
+	if rpc, ok := err.(*session.RPCError); ok {
+		if o.json && rpc.Raw != nil {
+			writeRaw(st.out, rpc.Raw)
+		} else {
+			fmt.Fprintf(st.out, "JSON-RPC error %d: %s\n", rpc.Code, rpc.Message)
+		}
+		return &exitError{code: exitServerError}
+	}
+	if err != nil {
+		return err
+	}
+	if o.json {
+		writeRaw(st.out, ex.Result)
+	} else {
+		printResult(st.out, ex)
+	}
+	if isErrorResult(ex.Result) {
+		return &exitError{code: exitServerError}
+	}
+	return nil
+}
 
 // callWith sends the call, printing progress to stderr when asked, and
 // cancels it after cancelAfter when that is set.

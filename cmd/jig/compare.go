@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"sort"
@@ -14,12 +15,13 @@ import (
 	"github.com/mcpjig/jig/frames/importer"
 )
 
-func newCompareCmd(st *streams) *cobra.Command {
-	var showCosmetic bool
-	cmd := &cobra.Command{
-		Use:   "compare A B",
-		Short: "Compare two recorded tools/call exchanges: arguments first, then the drift",
-		Long: `Compare two recorded tools/call exchanges, in one transcript or two.
+// compareOptions are jig compare's.
+type compareOptions struct {
+	a, b         string // FILE#SEQ or FILE
+	showCosmetic bool
+}
+
+const compareLong = `Compare two recorded tools/call exchanges, in one transcript or two.
 A and B are FILE#SEQ, the sequence number of a tools/call request or response
 frame (jig open FILE shows them), or FILE alone for the last tools/call in it.
 
@@ -27,38 +29,50 @@ jig first says which arguments differ: a difference in the results of two
 calls whose inputs also moved attributes nothing. Then it prints B's response
 against A's as a fixture replay would (cosmetic, warn, breaking).
 
-Exit status: 0 no breaking differences, 1 breaking differences, 2 bad input.`,
+Exit status: 0 no breaking differences, 1 breaking differences, 2 bad input.`
+
+func newCompareCmd(st *streams, runF runFunc[compareOptions]) *cobra.Command {
+	o := &compareOptions{}
+	cmd := &cobra.Command{
+		Use:   "compare A B",
+		Short: "Compare two recorded tools/call exchanges: arguments first, then the drift",
+		Long:  compareLong,
 		Example: `  jig compare run.jsonl#7 run.jsonl#11
   jig compare before.jsonl after.jsonl`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := loadCall(args[0])
-			if err != nil {
-				return err
-			}
-			b, err := loadCall(args[1])
-			if err != nil {
-				return err
-			}
-			if a.Name != b.Name {
-				fmt.Fprintf(st.err, "jig: %s calls %s and %s calls %s: the results are compared anyway\n", args[0], a.Name, args[1], b.Name)
-			}
-			differ, rep, err := fixture.CompareCalls(a, b)
-			if err != nil {
-				return usageErr("compare %s %s: %v", args[0], args[1], err)
-			}
-			fmt.Fprintf(st.out, "A: %s\nB: %s\n%s\n\n", describeCall(a), describeCall(b), fixture.DescribeArguments(differ, ""))
-			if err := fixture.WriteText(st.out, []fixture.Report{rep}, showCosmetic); err != nil {
-				return err
-			}
-			if rep.Worst() >= fixture.Breaking {
-				return &exitError{code: exitServerError}
-			}
-			return nil
+			o.a, o.b = args[0], args[1]
+			return runF(cmd.Context(), o, st)
 		},
 	}
-	cmd.Flags().BoolVar(&showCosmetic, "show-cosmetic", false, "list the cosmetic differences too")
+	cmd.Flags().BoolVar(&o.showCosmetic, "show-cosmetic", false, "list the cosmetic differences too")
 	return cmd
+}
+
+func runCompare(ctx context.Context, o *compareOptions, st *streams) error {
+	a, err := loadCall(o.a)
+	if err != nil {
+		return err
+	}
+	b, err := loadCall(o.b)
+	if err != nil {
+		return err
+	}
+	if a.Name != b.Name {
+		fmt.Fprintf(st.err, "jig: %s calls %s and %s calls %s: the results are compared anyway\n", o.a, a.Name, o.b, b.Name)
+	}
+	differ, rep, err := fixture.CompareCalls(a, b)
+	if err != nil {
+		return usageErr("compare %s %s: %v", o.a, o.b, err)
+	}
+	fmt.Fprintf(st.out, "A: %s\nB: %s\n%s\n\n", describeCall(a), describeCall(b), fixture.DescribeArguments(differ, ""))
+	if err := fixture.WriteText(st.out, []fixture.Report{rep}, o.showCosmetic); err != nil {
+		return err
+	}
+	if rep.Worst() >= fixture.Breaking {
+		return &exitError{code: exitServerError}
+	}
+	return nil
 }
 
 // describeCall is one line naming a call: where it was, what it asked.

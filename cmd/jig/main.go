@@ -1,6 +1,3 @@
-// Command jig is a terminal inspector for MCP servers: connect to a server,
-// see its handshake, tools and frames, make exact calls, pin them as golden
-// fixtures and replay them in CI.
 package main
 
 import (

@@ -37,11 +37,15 @@ func (p *pinFlags) bind(cmd *cobra.Command) {
 }
 
 // check runs before connecting: a pin that cannot be saved should not cost a call.
-func (p *pinFlags) check(cmd *cobra.Command) error {
+func (p *pinFlags) check() error {
 	if p.file == "" {
-		for _, name := range []string{"note", "scenario", "probe", "force", "secret-env"} {
-			if cmd.Flags().Changed(name) {
-				return usageErr("--%s only applies with --pin FILE", name)
+		given := []struct {
+			name string
+			set  bool
+		}{{"note", p.note != ""}, {"scenario", p.scenario != ""}, {"probe", p.probe != -1}, {"force", p.force}, {"secret-env", len(p.secretEnv) > 0}}
+		for _, g := range given {
+			if g.set {
+				return usageErr("--%s only applies with --pin FILE", g.name)
 			}
 		}
 		return nil

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpjig/jig/session/record"
 )
 
+// proxyOptions are jig proxy's.
 type proxyOptions struct {
 	command  []string
 	listen   string
@@ -29,12 +30,7 @@ type proxyOptions struct {
 	secrets  []string
 }
 
-func newProxyCmd(st *streams) *cobra.Command {
-	o := &proxyOptions{}
-	cmd := &cobra.Command{
-		Use:   "proxy [--record FILE] -- COMMAND [ARGS...] | proxy --listen ADDR --target URL",
-		Short: "Record a real client's session: a transparent stdio shim or HTTP reverse proxy",
-		Long: `jig proxy sits between a real MCP client (Claude Desktop, Cursor, an agent)
+const proxyLong = `jig proxy sits between a real MCP client (Claude Desktop, Cursor, an agent)
 and its server and records every frame that crosses, byte for byte, without
 changing or delaying it.
 
@@ -47,14 +43,21 @@ HTTP: jig proxy --listen 127.0.0.1:7000 --target http://127.0.0.1:3901/mcp,
 then point the client at http://127.0.0.1:7000/mcp.
 
 Sessions are recorded in $XDG_STATE_HOME/jig/sessions (see jig sessions)
-unless --record FILE or --no-record is given. Secrets are redacted.`,
+unless --record FILE or --no-record is given. Secrets are redacted.`
+
+func newProxyCmd(st *streams, runF runFunc[proxyOptions]) *cobra.Command {
+	o := &proxyOptions{}
+	cmd := &cobra.Command{
+		Use:   "proxy [--record FILE] -- COMMAND [ARGS...] | proxy --listen ADDR --target URL",
+		Short: "Record a real client's session: a transparent stdio shim or HTTP reverse proxy",
+		Long:  proxyLong,
 		Example: `  jig proxy -- node server.js
   jig proxy --record run.jsonl -- npx -y @modelcontextprotocol/server-everything stdio
   jig proxy --listen 127.0.0.1:7000 --target http://127.0.0.1:3901/mcp --record run.jsonl`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.command = args
-			return runProxy(cmd.Context(), o, st)
+			return runF(cmd.Context(), o, st)
 		},
 	}
 	fl := cmd.Flags()

@@ -1,50 +1,26 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/mcpjig/jig/frames"
 )
 
-// runCmd executes one of this file's commands the way root would.
-func runCmd(t *testing.T, build func(*streams) *cobra.Command, stdin string, args ...string) (int, string, string) {
+// runCmd runs one jig command (proxy, sessions) through the run seam.
+func runCmd(t *testing.T, name, stdin string, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	st := &streams{in: strings.NewReader(stdin), out: &out, err: &errb}
-	cmd := build(st)
-	cmd.SetArgs(args)
-	cmd.SilenceErrors, cmd.SilenceUsage = true, true
-	err := cmd.ExecuteContext(context.Background())
-	code := 0
-	if err != nil {
-		code = exitCode(err)
-		var ee *exitError
-		if !asExit(err, &ee) || ee.err != nil {
-			errb.WriteString("jig: " + err.Error() + "\n")
-		}
-	}
-	return code, out.String(), errb.String()
-}
-
-func asExit(err error, ee **exitError) bool {
-	e, ok := err.(*exitError)
-	*ee = e
-	return ok
+	return jig(t, stdin, append([]string{name}, args...)...)
 }
 
 func TestProxyCommandStdio(t *testing.T) {
 	rec := filepath.Join(t.TempDir(), "run.jsonl")
 	script := `read line; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; echo oops >&2; exit 3`
 	req := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
-	code, out, errOut := runCmd(t, newProxyCmd, req, "--record", rec, "--", "sh", "-c", script)
+	code, out, errOut := runCmd(t, "proxy", req, "--record", rec, "--", "sh", "-c", script)
 	if code != 3 {
 		t.Errorf("exit code = %d, want the server's 3 (stderr: %s)", code, errOut)
 	}
@@ -78,7 +54,7 @@ func TestProxyCommandUsage(t *testing.T) {
 		{"--record", "x", "--no-record", "--", "node"},
 		{"--listen", "127.0.0.1:0", "--target", "ftp://x"},
 	} {
-		if code, _, errOut := runCmd(t, newProxyCmd, "", args...); code != exitUsage {
+		if code, _, errOut := runCmd(t, "proxy", "", args...); code != exitUsage {
 			t.Errorf("jig proxy %q: exit %d, want %d (%s)", args, code, exitUsage, errOut)
 		}
 	}
@@ -88,24 +64,24 @@ func TestSessionsCommand(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", dir)
 	for range 3 {
-		if code, _, errOut := runCmd(t, newProxyCmd, "", "--", "sh", "-c", "echo '{\"jsonrpc\":\"2.0\",\"method\":\"hi\"}'"); code != 0 {
+		if code, _, errOut := runCmd(t, "proxy", "", "--", "sh", "-c", "echo '{\"jsonrpc\":\"2.0\",\"method\":\"hi\"}'"); code != 0 {
 			t.Fatalf("proxy: exit %d: %s", code, errOut)
 		}
 	}
-	code, out, errOut := runCmd(t, newSessionsCmd, "")
+	code, out, errOut := runCmd(t, "sessions", "")
 	if code != 0 || strings.Count(out, "\n") != 4 || !strings.Contains(out, "sh -c") || !strings.Contains(out, filepath.Join(dir, "jig", "sessions")) {
 		t.Errorf("jig sessions: exit %d\n%s%s", code, out, errOut)
 	}
-	code, out, _ = runCmd(t, newSessionsCmd, "", "prune", "--keep", "1")
+	code, out, _ = runCmd(t, "sessions", "", "prune", "--keep", "1")
 	if code != 0 || strings.Count(out, "deleted ") != 2 {
 		t.Errorf("jig sessions prune --keep 1: exit %d\n%s", code, out)
 	}
-	code, out, _ = runCmd(t, newSessionsCmd, "", "--json")
+	code, out, _ = runCmd(t, "sessions", "", "--json")
 	var list []map[string]any
 	if err := json.Unmarshal([]byte(out), &list); err != nil || code != 0 || len(list) != 1 || list[0]["frames"].(float64) != 2 {
 		t.Errorf("jig sessions --json after pruning: %v\n%s", err, out)
 	}
-	if code, _, _ := runCmd(t, newSessionsCmd, "", "prune"); code != exitUsage {
+	if code, _, _ := runCmd(t, "sessions", "", "prune"); code != exitUsage {
 		t.Errorf("prune with no limit: exit %d, want %d", code, exitUsage)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,8 +18,12 @@ import (
 	"github.com/mcpjig/jig/session/replay"
 )
 
-// replayFlags are replay's own flags; the target flags are shared.
-type replayFlags struct {
+// replayOptions are jig replay's. The target flags are shared; overridden,
+// protocolChanged and targetArgs say which of them the user typed.
+type replayOptions struct {
+	target       targetFlags
+	path         string
+	command      []string // the server's command after --
 	reports      []string
 	failOn       string
 	showCosmetic bool
@@ -27,15 +32,13 @@ type replayFlags struct {
 	secretEnv    []string
 	parallel     int
 	inFlight     int
+
+	overridden      bool     // a target was given on the command line
+	protocolChanged bool     // --protocol-version was given
+	targetArgs      []string // the target flags as typed, for the accept command
 }
 
-func newReplayCmd(st *streams) *cobra.Command {
-	tf := &targetFlags{}
-	rf := &replayFlags{}
-	cmd := &cobra.Command{
-		Use:   "replay FIXTURES [flags] [-- command args...]",
-		Short: "Re-issue pinned calls, compare the responses, report drift",
-		Long: `Replay golden fixtures (a file, or every *.json file in a directory): each
+const replayLong = `Replay golden fixtures (a file, or every *.json file in a directory): each
 pinned request is re-issued exactly against its target (or against the target
 given on the command line), and the response is compared with the pinned one.
 
@@ -45,40 +48,55 @@ type, error or tool definition changed, a field is gone, an assertion fails).
 
 Exit codes: 0 no drift at or above --fail-on; 1 drift; 2 a fixture or usage
 error (invalid file, unknown rule, a secret in a fixture); 3 a target could
-not be reached, crashed or timed out.`,
-		Example: `  jig replay fixtures/
+not be reached, crashed or timed out.`
+
+const replayExample = `  jig replay fixtures/
   jig replay fixtures/ --demo --release 2
   jig replay fixtures/ -- node new-server.js
   jig replay fixtures/ --report junit=drift.xml --report json=drift.json
-  jig replay fixtures/search-orders-truncated.json --update --reason "v3 renames customer_name on purpose"`,
-		Args: cobra.MinimumNArgs(1),
+  jig replay fixtures/search-orders-truncated.json --update --reason "v3 renames customer_name on purpose"`
+
+func newReplayCmd(st *streams, runF runFunc[replayOptions]) *cobra.Command {
+	o := &replayOptions{}
+	cmd := &cobra.Command{
+		Use:     "replay FIXTURES [flags] [-- command args...]",
+		Short:   "Re-issue pinned calls, compare the responses, report drift",
+		Long:    replayLong,
+		Example: replayExample,
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dash := cmd.ArgsLenAtDash()
 			if dash > 1 || (dash < 0 && len(args) > 1) {
 				return usageErr("replay takes one fixture file or directory; put a server command after -- (jig replay fixtures/ -- node server.js)")
 			}
-			return runReplay(cmd, st, tf, rf, args[0], args[1:])
+			o.path, o.command = args[0], args[1:]
+			o.overridden = overridden(cmd.Flags(), o.command)
+			o.protocolChanged = cmd.Flags().Changed("protocol-version")
+			o.targetArgs = targetArgs(cmd.Flags())
+			return runF(cmd.Context(), o, st)
 		},
 	}
-	tf.bind(cmd)
+	o.target.bind(cmd)
 	fl := cmd.Flags()
-	fl.StringArrayVar(&rf.reports, "report", nil, "also write a report: junit=FILE or json=FILE (repeatable)")
-	fl.StringVar(&rf.failOn, "fail-on", "breaking", "the drift that fails the run: breaking or warn")
-	fl.BoolVar(&rf.showCosmetic, "show-cosmetic", false, "list cosmetic differences instead of counting them")
-	fl.BoolVar(&rf.update, "update", false, "accept the drift: rewrite each drifted fixture with the actual response (needs --reason; refused when CI is set)")
-	fl.StringVar(&rf.reason, "reason", "", "with --update: why the drift is intended, recorded in each fixture's history")
-	fl.StringArrayVar(&rf.secretEnv, "secret-env", nil, "with --update: redact the value of environment variable NAME (repeatable)")
-	fl.IntVar(&rf.parallel, "parallel", 4, "targets replayed at once")
-	fl.IntVar(&rf.inFlight, "in-flight", 8, "calls in flight per target")
+	fl.StringArrayVar(&o.reports, "report", nil, "also write a report: junit=FILE or json=FILE (repeatable)")
+	fl.StringVar(&o.failOn, "fail-on", "breaking", "the drift that fails the run: breaking or warn")
+	fl.BoolVar(&o.showCosmetic, "show-cosmetic", false, "list cosmetic differences instead of counting them")
+	fl.BoolVar(&o.update, "update", false, "accept the drift: rewrite each drifted fixture with the actual response (needs --reason; refused when CI is set)")
+	fl.StringVar(&o.reason, "reason", "", "with --update: why the drift is intended, recorded in each fixture's history")
+	fl.StringArrayVar(&o.secretEnv, "secret-env", nil, "with --update: redact the value of environment variable NAME (repeatable)")
+	fl.IntVar(&o.parallel, "parallel", 4, "targets replayed at once")
+	fl.IntVar(&o.inFlight, "in-flight", 8, "calls in flight per target")
 	return cmd
 }
 
 // reportFile is one --report KIND=FILE.
 type reportFile struct{ kind, path string }
 
-func (rf *replayFlags) check() ([]reportFile, fixture.Severity, error) {
+// check validates replay's own flags and returns the reports to write and
+// the severity that fails the run.
+func (o *replayOptions) check() ([]reportFile, fixture.Severity, error) {
 	var out []reportFile
-	for _, r := range rf.reports {
+	for _, r := range o.reports {
 		kind, path, ok := strings.Cut(r, "=")
 		if !ok || path == "" || (kind != "junit" && kind != "json") {
 			return nil, 0, usageErr("--report %q: expected junit=FILE or json=FILE", r)
@@ -86,106 +104,144 @@ func (rf *replayFlags) check() ([]reportFile, fixture.Severity, error) {
 		out = append(out, reportFile{kind, path})
 	}
 	var threshold fixture.Severity
-	switch rf.failOn {
+	switch o.failOn {
 	case "breaking":
 		threshold = fixture.Breaking
 	case "warn":
 		threshold = fixture.Warn
 	default:
-		return nil, 0, usageErr("--fail-on %q: use breaking or warn", rf.failOn)
+		return nil, 0, usageErr("--fail-on %q: use breaking or warn", o.failOn)
 	}
-	if rf.update {
-		if rf.reason == "" {
+	if o.update {
+		if o.reason == "" {
 			return nil, 0, usageErr(`--update needs --reason "why this drift is intended"; reviewers read it in the fixture's history`)
 		}
 		if ci := os.Getenv("CI"); ci != "" {
 			return nil, 0, usageErr("--update is refused because CI=%s is set: fixtures are accepted by a person reviewing the drift, not by a pipeline; run it locally and commit the result", ci)
 		}
-	} else if rf.reason != "" {
+	} else if o.reason != "" {
 		return nil, 0, usageErr("--reason only applies with --update")
 	}
-	if rf.parallel < 1 || rf.inFlight < 1 {
+	if o.parallel < 1 || o.inFlight < 1 {
 		return nil, 0, usageErr("--parallel and --in-flight must be at least 1")
 	}
 	return out, threshold, nil
 }
 
-func runReplay(cmd *cobra.Command, st *streams, tf *targetFlags, rf *replayFlags, path string, command []string) error {
-	reports, threshold, err := rf.check()
-	if err != nil {
-		return err
-	}
-	secrets, err := secretEnvValues(rf.secretEnv)
-	if err != nil {
-		return err
-	}
+// runnerOptions are the replay runner's options: the target given on the
+// command line, if any, and how to reach it.
+func (o *replayOptions) runnerOptions() (replay.Options, error) {
 	opts := replay.Options{
-		Capabilities: tf.capabilities,
-		Grace:        tf.grace,
-		Timeout:      tf.timeout,
-		Parallel:     rf.parallel,
-		InFlight:     rf.inFlight,
+		Capabilities: o.target.capabilities,
+		Grace:        o.target.grace,
+		Timeout:      o.target.timeout,
+		Parallel:     o.parallel,
+		InFlight:     o.inFlight,
 	}
-	if overridden(cmd.Flags(), command) {
-		so, err := tf.options(command)
+	if o.overridden {
+		so, err := o.target.options(o.command)
 		if err != nil {
-			return err
+			return opts, err
 		}
 		opts.Target = &so.Target
 	}
-	if cmd.Flags().Changed("protocol-version") && tf.protocol != "auto" {
-		opts.ProtocolVersion = tf.protocol
+	if o.protocolChanged && o.target.protocol != "auto" {
+		opts.ProtocolVersion = o.target.protocol
 	}
+	return opts, nil
+}
 
-	cases, loadErrs := replay.Load(path)
+func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
+	reports, threshold, err := o.check()
+	if err != nil {
+		return err
+	}
+	secrets, err := secretEnvValues(o.secretEnv)
+	if err != nil {
+		return err
+	}
+	opts, err := o.runnerOptions()
+	if err != nil {
+		return err
+	}
+	cases, loadErrs := replay.Load(o.path)
 	for _, e := range loadErrs {
 		fmt.Fprintf(st.err, "jig: %v\n", e)
 	}
-	outcomes := replay.Run(cmd.Context(), cases, opts)
-
-	var reps []fixture.Report
-	var drifted []replay.Outcome
-	code := exitOK
-	worse := func(c int) {
-		// 2 (fix the fixture or the command) outranks 3 (the server), which
-		// outranks 1 (drift): the most actionable reason wins.
-		rank := map[int]int{exitOK: 0, exitServerError: 1, exitUnreachable: 2, exitUsage: 3}
-		if rank[c] > rank[code] {
-			code = c
+	var code worstCode
+	if len(loadErrs) > 0 {
+		code.add(exitUsage)
+	}
+	t := tallyOutcomes(st, replay.Run(ctx, cases, opts), &code)
+	t.reports = append(t.reports, notLoaded(o.path, loadErrs)...)
+	if len(t.reports) > 0 {
+		if err := fixture.WriteText(st.out, t.reports, o.showCosmetic); err != nil {
+			return err
 		}
 	}
-	if len(loadErrs) > 0 {
-		worse(exitUsage)
+	for _, r := range reports {
+		if err := writeReport(r, t.reports); err != nil {
+			fmt.Fprintf(st.err, "jig: %v\n", err)
+			code.add(exitUsage)
+		}
 	}
+	if o.update {
+		o.accept(st, t.drifted, secrets, &code)
+	} else {
+		o.suggestAccept(st, t.drifted, threshold, &code)
+	}
+	return code.err()
+}
+
+// A tally is what a replay run found: a report for every fixture (those not
+// run say why), and the fixtures that drifted.
+type tally struct {
+	reports []fixture.Report
+	drifted []replay.Outcome
+}
+
+// tallyOutcomes prints each fixture that could not be replayed (one line per
+// unreachable target, not per fixture) and collects the others.
+func tallyOutcomes(st *streams, outcomes []replay.Outcome, code *worstCode) tally {
+	var t tally
 	unreachable := map[string]int{}
 	var order []string
 	for _, o := range outcomes {
-		if o.Err != nil {
-			msg := o.Err.Error()
-			reps = append(reps, fixture.Report{Scenario: o.Fixture.Scenario, Method: o.Fixture.Request.Method,
-				Tool: o.Fixture.ToolName(), NotRun: msg})
-			var ce *session.ConnectError
-			if errors.As(o.Err, &ce) {
-				worse(exitUnreachable)
-				if unreachable[msg] == 0 {
-					order = append(order, msg)
-				}
-				unreachable[msg]++ // one line per unreachable target, not per fixture
-				continue
+		if o.Err == nil {
+			t.reports = append(t.reports, o.Report)
+			if o.Drifted() {
+				t.drifted = append(t.drifted, o)
 			}
-			worse(exitCodeOf(o.Err))
-			if !strings.Contains(msg, filepath.Base(o.Path)) {
-				msg = o.Path + ": " + msg
-			}
-			fmt.Fprintf(st.err, "jig: %s\n", msg)
 			continue
 		}
-		reps = append(reps, o.Report)
-		if o.Drifted() {
-			drifted = append(drifted, o)
+		msg := o.Err.Error()
+		t.reports = append(t.reports, fixture.Report{Scenario: o.Fixture.Scenario, Method: o.Fixture.Request.Method,
+			Tool: o.Fixture.ToolName(), NotRun: msg})
+		var ce *session.ConnectError
+		if errors.As(o.Err, &ce) {
+			code.add(exitUnreachable)
+			if unreachable[msg] == 0 {
+				order = append(order, msg)
+			}
+			unreachable[msg]++
+			continue
 		}
+		code.add(exitCode(o.Err))
+		if !strings.Contains(msg, filepath.Base(o.Path)) {
+			msg = o.Path + ": " + msg
+		}
+		fmt.Fprintf(st.err, "jig: %s\n", msg)
 	}
-	// A fixture that did not load is in every report too, as not run.
+	for _, msg := range order {
+		fmt.Fprintf(st.err, "jig: %s\n  (%d fixture(s) not replayed)\n", msg, unreachable[msg])
+	}
+	return t
+}
+
+// notLoaded are the reports of the fixtures that did not load: they are in
+// every report too, as not run.
+func notLoaded(path string, loadErrs []error) []fixture.Report {
+	var reps []fixture.Report
 	for _, e := range loadErrs {
 		name := path
 		var fe *fixture.FileError
@@ -194,83 +250,49 @@ func runReplay(cmd *cobra.Command, st *streams, tf *targetFlags, rf *replayFlags
 		}
 		reps = append(reps, fixture.Report{Scenario: name, NotRun: e.Error()})
 	}
-	fails := func(o replay.Outcome) bool {
-		return o.Report.Worst() >= threshold || o.Report.AssertionFailures > 0 || o.Report.Obsolete
-	}
+	return reps
+}
 
-	for _, msg := range order {
-		fmt.Fprintf(st.err, "jig: %s\n  (%d fixture(s) not replayed)\n", msg, unreachable[msg])
-	}
-	if len(reps) > 0 {
-		if err := fixture.WriteText(st.out, reps, rf.showCosmetic); err != nil {
-			return err
-		}
-	}
-	for _, r := range reports {
-		if err := writeReport(r, reps); err != nil {
-			fmt.Fprintf(st.err, "jig: %v\n", err)
-			worse(exitUsage)
-		}
-	}
-
-	if rf.update {
-		updated := 0
-		for _, o := range drifted {
-			if o.Report.Obsolete {
-				fmt.Fprintf(st.err, "jig: %s: not updated: tool %q is no longer listed (obsolete); re-pin it or delete it\n", o.Path, o.Report.Tool)
-				continue
-			}
-			if err := replay.Update(o, rf.reason, secrets, time.Now()); err != nil {
-				fmt.Fprintf(st.err, "jig: %s: not updated: %v\n", o.Path, err)
-				worse(exitUsage)
-				continue
-			}
-			updated++
-			fmt.Fprintf(st.out, "updated %s (%s)\n", o.Path, o.Report.Worst())
+// accept rewrites each drifted fixture with the actual response (--update).
+func (o *replayOptions) accept(st *streams, drifted []replay.Outcome, secrets []string, code *worstCode) {
+	updated := 0
+	for _, d := range drifted {
+		if d.Report.Obsolete {
+			fmt.Fprintf(st.err, "jig: %s: not updated: tool %q is no longer listed (obsolete); re-pin it or delete it\n", d.Path, d.Report.Tool)
+			code.add(exitServerError) // drift nobody accepted
 			continue
 		}
-		for _, o := range drifted {
-			if o.Report.Obsolete {
-				worse(exitServerError) // drift nobody accepted
-			}
+		if err := replay.Update(d, o.reason, secrets, time.Now()); err != nil {
+			fmt.Fprintf(st.err, "jig: %s: not updated: %v\n", d.Path, err)
+			code.add(exitUsage)
+			continue
 		}
-		fmt.Fprintf(st.out, "%d fixture(s) updated\n", updated)
-		return exitWith(code)
+		updated++
+		fmt.Fprintf(st.out, "updated %s (%s)\n", d.Path, d.Report.Worst())
 	}
+	fmt.Fprintf(st.out, "%d fixture(s) updated\n", updated)
+}
 
+// suggestAccept fails the run on drift at or above the threshold and prints
+// the command that accepts each drifted fixture.
+func (o *replayOptions) suggestAccept(st *streams, drifted []replay.Outcome, threshold fixture.Severity, code *worstCode) {
 	var accept []string
-	for _, o := range drifted {
-		if fails(o) {
-			worse(exitServerError)
+	for _, d := range drifted {
+		if d.Report.Worst() >= threshold || d.Report.AssertionFailures > 0 || d.Report.Obsolete {
+			code.add(exitServerError)
 		}
-		if o.Report.Obsolete {
-			fmt.Fprintf(st.out, "%s is obsolete: tool %q is no longer listed; re-pin it or delete it\n", o.Path, o.Report.Tool)
+		if d.Report.Obsolete {
+			fmt.Fprintf(st.out, "%s is obsolete: tool %q is no longer listed; re-pin it or delete it\n", d.Path, d.Report.Tool)
 			continue
 		}
-		accept = append(accept, o.Path)
+		accept = append(accept, d.Path)
 	}
 	if len(accept) > 0 {
 		fmt.Fprintln(st.out, "\nIf this drift is intended, accept it with:")
 		for _, p := range accept {
-			fmt.Fprintf(st.out, "  %s\n", acceptCommand(cmd.Flags(), p, command))
+			fmt.Fprintf(st.out, "  %s\n", acceptCommand(o.targetArgs, p, o.command))
 		}
 	}
-	return exitWith(code)
-}
-
-func exitWith(code int) error {
-	if code == exitOK {
-		return nil
-	}
-	return &exitError{code: code}
-}
-
-func exitCodeOf(err error) int {
-	var fe *fixture.FileError
-	if errors.As(err, &fe) {
-		return exitUsage
-	}
-	return exitCode(err)
 }
 
 // overridden reports whether the user gave a target on the command line.
@@ -291,10 +313,10 @@ func overridden(fl *pflag.FlagSet, command []string) bool {
 var targetFlagNames = map[string]bool{"demo": true, "release": true, "url": true, "transport": true, "header": true,
 	"env": true, "cwd": true, "config": true, "server": true, "protocol-version": true, "capabilities": true, "secret-env": true}
 
-// acceptCommand is the exact command that accepts one fixture's drift
-// against the same target.
-func acceptCommand(fl *pflag.FlagSet, path string, command []string) string {
-	parts := []string{"jig", "replay", shellQuote(path)}
+// targetArgs are the target flags as the user typed them: those that
+// choose the target or how to reach it, repeated in the accept command.
+func targetArgs(fl *pflag.FlagSet) []string {
+	var parts []string
 	fl.Visit(func(f *pflag.Flag) {
 		if !targetFlagNames[f.Name] {
 			return
@@ -311,6 +333,13 @@ func acceptCommand(fl *pflag.FlagSet, path string, command []string) string {
 		}
 		parts = append(parts, "--"+f.Name, shellQuote(f.Value.String()))
 	})
+	return parts
+}
+
+// acceptCommand is the exact command that accepts one fixture's drift
+// against the same target.
+func acceptCommand(targetArgs []string, path string, command []string) string {
+	parts := append([]string{"jig", "replay", shellQuote(path)}, targetArgs...)
 	parts = append(parts, "--update", "--reason", `"..."`)
 	if len(command) > 0 {
 		parts = append(parts, "--")

@@ -10,21 +10,21 @@ import (
 	"github.com/mcpjig/jig/session"
 )
 
-func newResourcesCmd(st *streams) *cobra.Command {
+func newResourcesCmd(st *streams, runF runFunc[listOptions]) *cobra.Command {
 	resources := listing{noun: "resources", key: "uri", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
 		return s.ListResources(ctx)
 	}}
 	templates := &listing{noun: "resource templates", key: "uriTemplate", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
 		return s.ListResourceTemplates(ctx)
 	}}
-	return newListCmd(st, "resources", "List every resource of a server (all pages)", resources, templates)
+	return newListCmd(st, runF, "resources", "List every resource of a server (all pages)", resources, templates)
 }
 
-func newPromptsCmd(st *streams) *cobra.Command {
+func newPromptsCmd(st *streams, runF runFunc[listOptions]) *cobra.Command {
 	prompts := listing{noun: "prompts", key: "name", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
 		return s.ListPrompts(ctx)
 	}}
-	return newListCmd(st, "prompts", "List every prompt of a server (all pages)", prompts, nil)
+	return newListCmd(st, runF, "prompts", "List every prompt of a server (all pages)", prompts, nil)
 }
 
 // A listing is one kind of item a list command prints: what it is called,
@@ -35,98 +35,137 @@ type listing struct {
 	list func(context.Context, *session.Session) ([]json.RawMessage, error)
 }
 
+// listOptions are jig resources's and jig prompts's.
+type listOptions struct {
+	target    targetFlags
+	frames    framesFlag
+	json      bool
+	templates bool     // resources only: list the templates instead
+	command   []string // the server's command after --
+
+	label              string // names the recording
+	kind, templateKind *listing
+}
+
 // newListCmd builds a command that lists items of one kind, printing the key
 // field and description of each, or with --json the raw array across pages.
 // With templates, --templates lists those instead (resources/templates/list).
-func newListCmd(st *streams, use, short string, kind listing, templates *listing) *cobra.Command {
-	tf := &targetFlags{}
-	ff := &framesFlag{}
-	var asJSON, listTemplates bool
+func newListCmd(st *streams, runF runFunc[listOptions], use, short string, kind listing, templates *listing) *cobra.Command {
+	o := &listOptions{label: use, kind: &kind, templateKind: templates}
 	cmd := &cobra.Command{
 		Use:   use + " [flags] [-- command args...]",
 		Short: short,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			l := kind
-			if listTemplates {
-				l = *templates
-			}
-			return withSession(cmd.Context(), st, tf, args, ff, use, func(ctx context.Context, s *session.Session) error {
-				items, err := l.list(ctx, s)
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					if items == nil {
-						items = []json.RawMessage{}
-					}
-					return writeJSON(st.out, items)
-				}
-				printInfo(st.out, s.Info())
-				fmt.Fprintf(st.out, "%d %s\n", len(items), l.noun)
-				for _, it := range items {
-					var m map[string]any
-					_ = json.Unmarshal(it, &m)
-					fmt.Fprintf(st.out, "  %v  %v\n", m[l.key], m["description"])
-				}
-				return nil
-			})
+			o.command = args
+			return runF(cmd.Context(), o, st)
 		},
 	}
-	tf.bind(cmd)
-	bindFrames(cmd, ff)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the array exactly as the server sent it (all pages)")
+	o.target.bind(cmd)
+	o.frames.bind(cmd)
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the array exactly as the server sent it (all pages)")
 	if templates != nil {
-		cmd.Flags().BoolVar(&listTemplates, "templates", false, "list the "+templates.noun+" instead (uriTemplate, all pages)")
+		cmd.Flags().BoolVar(&o.templates, "templates", false, "list the "+templates.noun+" instead (uriTemplate, all pages)")
 	}
 	return cmd
 }
 
-func newReadCmd(st *streams) *cobra.Command {
-	tf := &targetFlags{}
-	ff := &framesFlag{}
+func runList(ctx context.Context, o *listOptions, st *streams) error {
+	l := o.kind
+	if o.templates {
+		l = o.templateKind
+	}
+	return withSession(ctx, st, &o.target, o.command, &o.frames, o.label, func(ctx context.Context, s *session.Session) error {
+		items, err := l.list(ctx, s)
+		if err != nil {
+			return err
+		}
+		if o.json {
+			if items == nil {
+				items = []json.RawMessage{}
+			}
+			return writeJSON(st.out, items)
+		}
+		printInfo(st.out, s.Info())
+		fmt.Fprintf(st.out, "%d %s\n", len(items), l.noun)
+		for _, it := range items {
+			var m map[string]any
+			_ = json.Unmarshal(it, &m)
+			fmt.Fprintf(st.out, "  %v  %v\n", m[l.key], m["description"])
+		}
+		return nil
+	})
+}
+
+// readOptions are jig read's.
+type readOptions struct {
+	target  targetFlags
+	frames  framesFlag
+	uri     string
+	command []string // the server's command after --
+}
+
+func newReadCmd(st *streams, runF runFunc[readOptions]) *cobra.Command {
+	o := &readOptions{}
 	cmd := &cobra.Command{
 		Use:   "read URI [flags] [-- command args...]",
 		Short: "Read a resource; prints the result exactly as the server sent it",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSession(cmd.Context(), st, tf, args[1:], ff, args[0], func(ctx context.Context, s *session.Session) error {
-				ex, err := s.ReadResource(ctx, args[0])
-				return printExchange(st, ex, err)
-			})
+			o.uri, o.command = args[0], args[1:]
+			return runF(cmd.Context(), o, st)
 		},
 	}
-	tf.bind(cmd)
-	bindFrames(cmd, ff)
+	o.target.bind(cmd)
+	o.frames.bind(cmd)
 	return cmd
 }
 
-func newPromptCmd(st *streams) *cobra.Command {
-	tf := &targetFlags{}
-	ff := &framesFlag{}
-	var argsFlag string
+func runRead(ctx context.Context, o *readOptions, st *streams) error {
+	return withSession(ctx, st, &o.target, o.command, &o.frames, o.uri, func(ctx context.Context, s *session.Session) error {
+		ex, err := s.ReadResource(ctx, o.uri)
+		return printExchange(st, ex, err)
+	})
+}
+
+// promptOptions are jig prompt's.
+type promptOptions struct {
+	target  targetFlags
+	frames  framesFlag
+	name    string
+	args    string   // --args: JSON, @FILE or -
+	command []string // the server's command after --
+}
+
+func newPromptCmd(st *streams, runF runFunc[promptOptions]) *cobra.Command {
+	o := &promptOptions{}
 	cmd := &cobra.Command{
 		Use:   "prompt NAME [flags] [-- command args...]",
 		Short: "Get a prompt with string arguments; prints the result exactly as the server sent it",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			raw, err := readArgs(argsFlag, st.in)
-			if err != nil {
-				return err
-			}
-			var pargs map[string]string
-			if err := json.Unmarshal(raw, &pargs); err != nil {
-				return usageErr("--args: prompt arguments are strings: %v", err)
-			}
-			return withSession(cmd.Context(), st, tf, args[1:], ff, args[0], func(ctx context.Context, s *session.Session) error {
-				ex, err := s.GetPrompt(ctx, args[0], pargs)
-				return printExchange(st, ex, err)
-			})
+			o.name, o.command = args[0], args[1:]
+			return runF(cmd.Context(), o, st)
 		},
 	}
-	tf.bind(cmd)
-	bindFrames(cmd, ff)
-	cmd.Flags().StringVar(&argsFlag, "args", "{}", "prompt arguments as a JSON object of strings, @FILE, or -")
+	o.target.bind(cmd)
+	o.frames.bind(cmd)
+	cmd.Flags().StringVar(&o.args, "args", "{}", "prompt arguments as a JSON object of strings, @FILE, or -")
 	return cmd
+}
+
+func runPrompt(ctx context.Context, o *promptOptions, st *streams) error {
+	raw, err := readArgs(o.args, st.in)
+	if err != nil {
+		return err
+	}
+	var pargs map[string]string
+	if err := json.Unmarshal(raw, &pargs); err != nil {
+		return usageErr("--args: prompt arguments are strings: %v", err)
+	}
+	return withSession(ctx, st, &o.target, o.command, &o.frames, o.name, func(ctx context.Context, s *session.Session) error {
+		ex, err := s.GetPrompt(ctx, o.name, pargs)
+		return printExchange(st, ex, err)
+	})
 }
 
 // printExchange prints a result as received, or a JSON-RPC error's object

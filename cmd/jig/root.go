@@ -11,33 +11,17 @@ import (
 	"github.com/mcpjig/jig/session"
 )
 
-// Exit codes, shared by every command.
-const (
-	exitOK          = 0
-	exitServerError = 1 // a JSON-RPC error, a result with isError, drift
-	exitUsage       = 2 // usage or config error
-	exitUnreachable = 3 // the server could not be reached, crashed or timed out
-)
-
-// exitError carries an exit code with the message already printed or to print.
-type exitError struct {
-	code int
-	err  error // nil when the message was already printed
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
-
 // streams are the command's standard streams, passed explicitly so tests can
 // run commands in-process.
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
 }
+
+// A runFunc is a command's work: its options in, an error out. Each
+// newXxxCmd takes one, so tests can give a runFunc that only keeps the
+// options the flags produced (see parseFlags in the tests).
+type runFunc[O any] func(ctx context.Context, opts *O, st *streams) error
 
 // run is the seam tests call: args in, exit code out.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -51,47 +35,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return exitOK
 	}
-	code := exitCode(err)
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.err != nil {
 		fmt.Fprintf(stderr, "jig: %v\n", err)
 	}
-	return code
+	return exitCode(err)
 }
 
-func exitCode(err error) int {
-	var ee *exitError
-	var ue *session.UsageError
-	var ce *session.ConnectError
-	var re *session.RPCError
-	switch {
-	case errors.As(err, &ee):
-		return ee.code
-	case errors.As(err, &ue):
-		return exitUsage
-	case errors.As(err, &ce):
-		return exitUnreachable
-	case errors.As(err, &re):
-		return exitServerError
-	case errors.Is(err, context.Canceled):
-		return exitUnreachable
-	}
-	return exitUsage // cobra's own errors: unknown flags, missing args
-}
-
-func usageErr(format string, a ...any) error {
-	return &session.UsageError{Err: fmt.Errorf(format, a...)}
-}
-
-func newRoot(st *streams) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "jig",
-		Short: "A terminal inspector for MCP servers: exact calls, raw frames, golden fixtures",
-		Long: `jig connects to an MCP server directly, shows the handshake, every tool and
+const rootLong = `jig connects to an MCP server directly, shows the handshake, every tool and
 its schema, sends the exact arguments you type (wrong ones too) and shows the
 raw JSON-RPC frames beside the result.
 
-With no command, jig opens the TUI on its embedded demo server.`,
+With no command, jig opens the TUI on its embedded demo server.`
+
+func newRoot(st *streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "jig",
+		Short:         "A terminal inspector for MCP servers: exact calls, raw frames, golden fixtures",
+		Long:          rootLong,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       session.Version,
@@ -101,27 +62,27 @@ With no command, jig opens the TUI on its embedded demo server.`,
 	// Bare jig is `jig demo`: it takes the same flags, with their defaults
 	// (a timeout, the grace, the capabilities), so `go run ./cmd/jig` and
 	// `jig --release 2` work; --url or --config connect elsewhere instead.
-	tf := &targetFlags{}
-	tf.bind(root)
+	o := &tuiOptions{}
+	o.target.bind(root)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
-		tf.demo = tf.url == "" && tf.config == ""
-		return runTUI(cmd.Context(), st, tf, nil)
+		o.target.demo = o.target.url == "" && o.target.config == ""
+		return runTUI(cmd.Context(), o, st)
 	}
 	root.AddCommand(
-		newToolsCmd(st),
-		newCallCmd(st),
-		newResourcesCmd(st),
-		newReadCmd(st),
-		newPromptsCmd(st),
-		newPromptCmd(st),
-		newReplayCmd(st),
-		newProxyCmd(st),
-		newOpenCmd(st),
-		newCompareCmd(st),
-		newSessionsCmd(st),
-		newServeDemoCmd(st),
-		newDemoCmd(st),
-		newConnectCmd(st),
+		newToolsCmd(st, runTools),
+		newCallCmd(st, runCall),
+		newResourcesCmd(st, runList),
+		newReadCmd(st, runRead),
+		newPromptsCmd(st, runList),
+		newPromptCmd(st, runPrompt),
+		newReplayCmd(st, runReplay),
+		newProxyCmd(st, runProxy),
+		newOpenCmd(st, runOpen),
+		newCompareCmd(st, runCompare),
+		newSessionsCmd(st, runSessions, runPrune),
+		newServeDemoCmd(st, runServeDemo),
+		newDemoCmd(st, runTUI),
+		newConnectCmd(st, runTUI),
 	)
 	return root
 }

@@ -1,24 +1,34 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/mcpjig/jig/session/demo"
 )
 
-func newServeDemoCmd(st *streams) *cobra.Command {
-	var release int
+type serveDemoOptions struct {
+	release int
+}
+
+func newServeDemoCmd(st *streams, runF runFunc[serveDemoOptions]) *cobra.Command {
+	o := &serveDemoOptions{}
 	cmd := &cobra.Command{
 		Use:   "serve-demo",
 		Short: "Run the embedded demo server over stdio, for any MCP client",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if release < 1 || release > 2 {
-				return usageErr("--release %d: the demo server has releases 1 and 2", release)
-			}
-			return demo.ServeStdio(cmd.Context(), release)
+			return runF(cmd.Context(), o, st)
 		},
 	}
-	cmd.Flags().IntVar(&release, "release", 1, "demo server release (2 is the drifted \"new release\")")
+	cmd.Flags().IntVar(&o.release, "release", 1, "demo server release (2 is the drifted \"new release\")")
 	return cmd
+}
+
+func runServeDemo(ctx context.Context, o *serveDemoOptions, st *streams) error {
+	if o.release < 1 || o.release > 2 {
+		return usageErr("--release %d: the demo server has releases 1 and 2", o.release)
+	}
+	return demo.ServeStdio(ctx, o.release)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"text/tabwriter"
@@ -12,6 +13,7 @@ import (
 	"github.com/mcpjig/jig/session/record"
 )
 
+// sessionsOptions are jig sessions's and jig sessions prune's.
 type sessionsOptions struct {
 	dir       string
 	json      bool
@@ -20,7 +22,7 @@ type sessionsOptions struct {
 	dryRun    bool
 }
 
-func newSessionsCmd(st *streams) *cobra.Command {
+func newSessionsCmd(st *streams, runList, runPrune runFunc[sessionsOptions]) *cobra.Command {
 	o := &sessionsOptions{}
 	cmd := &cobra.Command{
 		Use:   "sessions",
@@ -29,7 +31,7 @@ func newSessionsCmd(st *streams) *cobra.Command {
 commands: when each started, what it talked to, how many frames it holds, and
 where the file is. Open one with jig open FILE.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runSessions(o, st) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runList(cmd.Context(), o, st) },
 	}
 	cmd.PersistentFlags().StringVar(&o.dir, "dir", "", "the sessions directory (default $XDG_STATE_HOME/jig/sessions)")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the list as JSON")
@@ -38,7 +40,7 @@ where the file is. Open one with jig open FILE.`,
 		Short:   "Delete old recorded sessions",
 		Example: "  jig sessions prune --older-than 720h\n  jig sessions prune --keep 50",
 		Args:    cobra.NoArgs,
-		RunE:    func(cmd *cobra.Command, args []string) error { return runPrune(o, st) },
+		RunE:    func(cmd *cobra.Command, args []string) error { return runPrune(cmd.Context(), o, st) },
 	}
 	prune.Flags().DurationVar(&o.olderThan, "older-than", 0, "delete sessions started longer ago than this (720h is 30 days)")
 	prune.Flags().IntVar(&o.keep, "keep", 0, "keep only the newest N sessions")
@@ -58,7 +60,7 @@ func (o *sessionsOptions) directory() (string, error) {
 	return d, nil
 }
 
-func runSessions(o *sessionsOptions, st *streams) error {
+func runSessions(ctx context.Context, o *sessionsOptions, st *streams) error {
 	dir, err := o.directory()
 	if err != nil {
 		return err
@@ -96,7 +98,7 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-func runPrune(o *sessionsOptions, st *streams) error {
+func runPrune(ctx context.Context, o *sessionsOptions, st *streams) error {
 	if o.olderThan <= 0 && o.keep <= 0 {
 		return usageErr("prune needs --older-than DURATION or --keep N (or both)")
 	}

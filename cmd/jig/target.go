@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -56,59 +55,12 @@ func (f *targetFlags) bind(cmd *cobra.Command) {
 
 // options turns the flags and the command after -- into session options.
 func (f *targetFlags) options(command []string) (session.Options, error) {
-	var t session.Target
-	n := 0
-	if f.demo {
-		n++
+	t, err := f.chooseTarget(command)
+	if err != nil {
+		return session.Options{}, err
 	}
-	if f.url != "" {
-		n++
-	}
-	if f.config != "" {
-		n++
-	}
-	if len(command) > 0 {
-		n++
-	}
-	switch {
-	case n == 0:
-		return session.Options{}, usageErr("no server given: use --demo, --url URL, --config FILE --server NAME, or a command after -- (jig tools -- node server.js)")
-	case n > 1:
-		return session.Options{}, usageErr("give exactly one server: --demo, --url, --config or a command after --")
-	case f.demo:
-		if f.release < 1 || f.release > 2 {
-			return session.Options{}, usageErr("--release %d: the demo server has releases 1 and 2", f.release)
-		}
-		t = session.Target{Transport: session.TransportDemo, Release: f.release}
-	case f.url != "":
-		t = session.Target{Transport: session.TransportStreamable, URL: f.url}
-		switch f.transport {
-		case "", "http", "streamable", "streamable-http":
-		case "sse":
-			t.Transport = session.TransportSSE
-		default:
-			return session.Options{}, usageErr("--transport %q: use http (Streamable HTTP) or sse", f.transport)
-		}
-	case f.config != "":
-		var err error
-		if t, err = session.LoadConfigTarget(f.config, f.server); err != nil {
-			return session.Options{}, &session.UsageError{Err: err}
-		}
-	default:
-		t = session.Target{Transport: session.TransportStdio, Command: command}
-	}
-	if len(f.headers) > 0 && t.Transport != session.TransportStreamable && t.Transport != session.TransportSSE {
-		return session.Options{}, usageErr("--header only applies to --url targets")
-	}
-	for _, h := range f.headers {
-		k, v, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(k) == "" {
-			return session.Options{}, usageErr("--header %q: expected 'Name: value'", h)
-		}
-		if t.Headers == nil {
-			t.Headers = map[string]string{}
-		}
-		t.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	if err := f.addHeaders(&t); err != nil {
+		return session.Options{}, err
 	}
 	for _, e := range f.env {
 		k, v, ok := strings.Cut(e, "=")
@@ -128,16 +80,9 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 			return session.Options{}, usageErr("--capabilities: unknown %q; use roots, sampling, elicitation", c)
 		}
 	}
-	var roots []session.Root
-	for _, r := range f.roots {
-		root, err := session.RootOf(r)
-		if err != nil {
-			return session.Options{}, &session.UsageError{Err: err}
-		}
-		roots = append(roots, root)
-	}
-	if len(roots) > 0 && !slices.Contains(f.capabilities, "roots") {
-		return session.Options{}, usageErr("--root needs the roots capability: add roots to --capabilities")
+	roots, err := f.rootList()
+	if err != nil {
+		return session.Options{}, err
 	}
 	return session.Options{
 		Target:          t,
@@ -147,6 +92,78 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 		Roots:           roots,
 		Log:             frames.NewLog(nil),
 	}, nil
+}
+
+// rootList is the roots --root names, which need the roots capability.
+func (f *targetFlags) rootList() ([]session.Root, error) {
+	var roots []session.Root
+	for _, r := range f.roots {
+		root, err := session.RootOf(r)
+		if err != nil {
+			return nil, &session.UsageError{Err: err}
+		}
+		roots = append(roots, root)
+	}
+	if len(roots) > 0 && !slices.Contains(f.capabilities, "roots") {
+		return nil, usageErr("--root needs the roots capability: add roots to --capabilities")
+	}
+	return roots, nil
+}
+
+// chooseTarget is the one server the flags or the command after -- name.
+func (f *targetFlags) chooseTarget(command []string) (session.Target, error) {
+	n := 0
+	for _, given := range []bool{f.demo, f.url != "", f.config != "", len(command) > 0} {
+		if given {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return session.Target{}, usageErr("no server given: use --demo, --url URL, --config FILE --server NAME, or a command after -- (jig tools -- node server.js)")
+	case n > 1:
+		return session.Target{}, usageErr("give exactly one server: --demo, --url, --config or a command after --")
+	case f.demo:
+		if f.release < 1 || f.release > 2 {
+			return session.Target{}, usageErr("--release %d: the demo server has releases 1 and 2", f.release)
+		}
+		return session.Target{Transport: session.TransportDemo, Release: f.release}, nil
+	case f.url != "":
+		t := session.Target{Transport: session.TransportStreamable, URL: f.url}
+		switch f.transport {
+		case "", "http", "streamable", "streamable-http":
+		case "sse":
+			t.Transport = session.TransportSSE
+		default:
+			return session.Target{}, usageErr("--transport %q: use http (Streamable HTTP) or sse", f.transport)
+		}
+		return t, nil
+	case f.config != "":
+		t, err := session.LoadConfigTarget(f.config, f.server)
+		if err != nil {
+			return session.Target{}, &session.UsageError{Err: err}
+		}
+		return t, nil
+	}
+	return session.Target{Transport: session.TransportStdio, Command: command}, nil
+}
+
+// addHeaders sets --header values on an HTTP target.
+func (f *targetFlags) addHeaders(t *session.Target) error {
+	if len(f.headers) > 0 && t.Transport != session.TransportStreamable && t.Transport != session.TransportSSE {
+		return usageErr("--header only applies to --url targets")
+	}
+	for _, h := range f.headers {
+		k, v, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			return usageErr("--header %q: expected 'Name: value'", h)
+		}
+		if t.Headers == nil {
+			t.Headers = map[string]string{}
+		}
+		t.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return nil
 }
 
 // startRecording makes every frame of the session reach disk as it crosses
@@ -165,62 +182,4 @@ func (f *targetFlags) startRecording(st *streams, opts session.Options, label st
 			fmt.Fprintf(st.err, "jig: the recording %s is incomplete: %v\n", path, err)
 		}
 	}, nil
-}
-
-// framesFlag is --frames with an optional file: bare --frames prints the
-// frames to stderr, --frames=FILE writes them to FILE.
-type framesFlag struct{ dest string }
-
-func bindFrames(cmd *cobra.Command, f *framesFlag) {
-	cmd.Flags().StringVar(&f.dest, "frames", "", "print every frame of the session (to stderr, or --frames=FILE)")
-	cmd.Flags().Lookup("frames").NoOptDefVal = "-"
-}
-
-// write prints the session's frames where the user asked, even when the
-// command failed: frames already captured are the evidence.
-func (f *framesFlag) write(st *streams, log *frames.Log, info *session.Info) error {
-	if f.dest == "" || log == nil {
-		return nil
-	}
-	w := st.err
-	if f.dest != "-" {
-		file, err := os.Create(f.dest)
-		if err != nil {
-			return usageErr("--frames %s: %v", f.dest, err)
-		}
-		defer file.Close()
-		w = file
-	}
-	if info != nil && info.ProtocolVersion != "" {
-		fmt.Fprintf(w, "session: %s %s · protocol %s (%s era) · %s · jig declared: %s\n",
-			info.ServerName, info.ServerVersion, info.ProtocolVersion, info.Era, info.Transport, declaredText(*info))
-		if len(info.ServerCapabilities) > 0 {
-			fmt.Fprintf(w, "server capabilities: %s\n", info.ServerCapabilities)
-		}
-	}
-	return frames.WriteText(w, log)
-}
-
-func orNone(s []string) []string {
-	if len(s) == 0 {
-		return []string{"(none)"}
-	}
-	return s
-}
-
-// declaredText names the capabilities jig declared, with the roots it
-// answers roots/list with: "roots (none), sampling" unless --root gave some.
-func declaredText(info session.Info) string {
-	var out []string
-	for _, c := range orNone(info.ClientCapabilities) {
-		if c == "roots" {
-			roots := "none"
-			if len(info.Roots) > 0 {
-				roots = strings.Join(info.Roots, ", ")
-			}
-			c = "roots (" + roots + ")"
-		}
-		out = append(out, c)
-	}
-	return strings.Join(out, ", ")
 }

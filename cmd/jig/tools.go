@@ -14,67 +14,49 @@ import (
 	"github.com/mcpjig/jig/session"
 )
 
-// withSession opens a session for a command, runs fn, prints frames if asked
-// (also when fn failed) and closes the session without waiting on a
-// lingering server longer than its grace.
-func withSession(ctx context.Context, st *streams, tf *targetFlags, command []string, ff *framesFlag, label string, fn func(ctx context.Context, s *session.Session) error) error {
-	opts, err := tf.options(command)
-	if err != nil {
-		return err
-	}
-	stopRecording, err := tf.startRecording(st, opts, label)
-	if err != nil {
-		return err
-	}
-	defer stopRecording()
-	cctx, cancel := context.WithTimeout(ctx, tf.timeout)
-	defer cancel()
-	s, err := session.Open(cctx, opts)
-	if err != nil {
-		if ferr := ff.write(st, opts.Log, nil); ferr != nil {
-			fmt.Fprintln(st.err, "jig:", ferr)
-		}
-		return err
-	}
-	info := s.Info()
-	err = fn(cctx, s)
-	s.Close()
-	if ferr := ff.write(st, opts.Log, &info); ferr != nil && err == nil {
-		err = ferr
-	}
-	return err
+// toolsOptions are jig tools's.
+type toolsOptions struct {
+	target  targetFlags
+	frames  framesFlag
+	json    bool
+	command []string // the server's command after --
 }
 
-func newToolsCmd(st *streams) *cobra.Command {
-	tf := &targetFlags{}
-	ff := &framesFlag{}
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "tools [flags] [-- command args...]",
-		Short: "List every tool of a server (all pages)",
-		Example: `  jig tools --demo
+const toolsExample = `  jig tools --demo
   jig tools -- node server.js --flag
   jig tools --url http://127.0.0.1:3901/mcp --header 'Authorization: Bearer $TOKEN'
-  jig tools --config ~/.cursor/mcp.json --server github --json | jq '.[].name'`,
+  jig tools --config ~/.cursor/mcp.json --server github --json | jq '.[].name'`
+
+func newToolsCmd(st *streams, runF runFunc[toolsOptions]) *cobra.Command {
+	o := &toolsOptions{}
+	cmd := &cobra.Command{
+		Use:     "tools [flags] [-- command args...]",
+		Short:   "List every tool of a server (all pages)",
+		Example: toolsExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withSession(cmd.Context(), st, tf, args, ff, "tools", func(ctx context.Context, s *session.Session) error {
-				raw, typed, err := s.ListTools(ctx)
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					return writeJSON(st.out, raw)
-				}
-				printInfo(st.out, s.Info())
-				printTools(st.out, typed, len(raw))
-				return nil
-			})
+			o.command = args
+			return runF(cmd.Context(), o, st)
 		},
 	}
-	tf.bind(cmd)
-	bindFrames(cmd, ff)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the tools array exactly as the server sent it (all pages)")
+	o.target.bind(cmd)
+	o.frames.bind(cmd)
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the tools array exactly as the server sent it (all pages)")
 	return cmd
+}
+
+func runTools(ctx context.Context, o *toolsOptions, st *streams) error {
+	return withSession(ctx, st, &o.target, o.command, &o.frames, "tools", func(ctx context.Context, s *session.Session) error {
+		raw, typed, err := s.ListTools(ctx)
+		if err != nil {
+			return err
+		}
+		if o.json {
+			return writeJSON(st.out, raw)
+		}
+		printInfo(st.out, s.Info())
+		printTools(st.out, typed, len(raw))
+		return nil
+	})
 }
 
 func writeJSON(w io.Writer, v any) error {

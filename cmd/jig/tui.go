@@ -11,31 +11,38 @@ import (
 	"github.com/mcpjig/jig/ui"
 )
 
-func newDemoCmd(st *streams) *cobra.Command {
-	tf := &targetFlags{}
+// tuiOptions are bare jig's, jig demo's and jig connect's: a target.
+type tuiOptions struct {
+	target  targetFlags
+	command []string // the server's command after --
+}
+
+func newDemoCmd(st *streams, runF runFunc[tuiOptions]) *cobra.Command {
+	o := &tuiOptions{}
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Open the TUI on the embedded demo server",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			tf.demo = true
-			return runTUI(cmd.Context(), st, tf, nil)
+			o.target.demo = true
+			return runF(cmd.Context(), o, st)
 		},
 	}
-	tf.bind(cmd)
+	o.target.bind(cmd)
 	return cmd
 }
 
-func newConnectCmd(st *streams) *cobra.Command {
-	tf := &targetFlags{}
+func newConnectCmd(st *streams, runF runFunc[tuiOptions]) *cobra.Command {
+	o := &tuiOptions{}
 	cmd := &cobra.Command{
 		Use:   "connect [flags] [-- command args...]",
 		Short: "Open the TUI on any server",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTUI(cmd.Context(), st, tf, args)
+			o.command = args
+			return runF(cmd.Context(), o, st)
 		},
 	}
-	tf.bind(cmd)
+	o.target.bind(cmd)
 	return cmd
 }
 
@@ -43,17 +50,17 @@ func newConnectCmd(st *streams) *cobra.Command {
 // that fails to start is shown (with its stderr and a retry key) rather than
 // ending the program. The TUI draws on stderr, keeping stdout for machine
 // output; the session is closed after the program returns.
-func runTUI(ctx context.Context, st *streams, tf *targetFlags, command []string) error {
-	opts, err := tf.options(command)
+func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
+	opts, err := o.target.options(o.command)
 	if err != nil {
 		return err
 	}
-	stopRecording, err := tf.startRecording(st, opts, "tui")
+	stopRecording, err := o.target.startRecording(st, opts, "tui")
 	if err != nil {
 		return err
 	}
 	defer stopRecording()
-	m := ui.New(ui.Config{Options: &opts, Timeout: tf.timeout})
+	m := ui.New(ui.Config{Options: &opts, Timeout: o.target.timeout})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(st.err), tea.WithInput(st.in))
 	_, runErr := p.Run()
 	closeErr := m.Close()

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session"
+)
+
+// withSession opens a session for a command, runs fn, prints frames if asked
+// (also when fn failed) and closes the session without waiting on a
+// lingering server longer than its grace.
+func withSession(ctx context.Context, st *streams, tf *targetFlags, command []string, ff *framesFlag, label string, fn func(ctx context.Context, s *session.Session) error) error {
+	opts, err := tf.options(command)
+	if err != nil {
+		return err
+	}
+	stopRecording, err := tf.startRecording(st, opts, label)
+	if err != nil {
+		return err
+	}
+	defer stopRecording()
+	cctx, cancel := context.WithTimeout(ctx, tf.timeout)
+	defer cancel()
+	s, err := session.Open(cctx, opts)
+	if err != nil {
+		if ferr := ff.write(st, opts.Log, nil); ferr != nil {
+			fmt.Fprintln(st.err, "jig:", ferr)
+		}
+		return err
+	}
+	info := s.Info()
+	err = fn(cctx, s)
+	s.Close()
+	if ferr := ff.write(st, opts.Log, &info); ferr != nil && err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// framesFlag is --frames with an optional file: bare --frames prints the
+// frames to stderr, --frames=FILE writes them to FILE.
+type framesFlag struct{ dest string }
+
+func (f *framesFlag) bind(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.dest, "frames", "", "print every frame of the session (to stderr, or --frames=FILE)")
+	cmd.Flags().Lookup("frames").NoOptDefVal = "-"
+}
+
+// write prints the session's frames where the user asked, even when the
+// command failed: frames already captured are the evidence.
+func (f *framesFlag) write(st *streams, log *frames.Log, info *session.Info) error {
+	if f.dest == "" || log == nil {
+		return nil
+	}
+	w := st.err
+	if f.dest != "-" {
+		file, err := os.Create(f.dest)
+		if err != nil {
+			return usageErr("--frames %s: %v", f.dest, err)
+		}
+		defer file.Close()
+		w = file
+	}
+	if info != nil && info.ProtocolVersion != "" {
+		fmt.Fprintf(w, "session: %s %s · protocol %s (%s era) · %s · jig declared: %s\n",
+			info.ServerName, info.ServerVersion, info.ProtocolVersion, info.Era, info.Transport, declaredText(*info))
+		if len(info.ServerCapabilities) > 0 {
+			fmt.Fprintf(w, "server capabilities: %s\n", info.ServerCapabilities)
+		}
+	}
+	return frames.WriteText(w, log)
+}
+
+func orNone(s []string) []string {
+	if len(s) == 0 {
+		return []string{"(none)"}
+	}
+	return s
+}
+
+// declaredText names the capabilities jig declared, with the roots it
+// answers roots/list with: "roots (none), sampling" unless --root gave some.
+func declaredText(info session.Info) string {
+	var out []string
+	for _, c := range orNone(info.ClientCapabilities) {
+		if c == "roots" {
+			roots := "none"
+			if len(info.Roots) > 0 {
+				roots = strings.Join(info.Roots, ", ")
+			}
+			c = "roots (" + roots + ")"
+		}
+		out = append(out, c)
+	}
+	return strings.Join(out, ", ")
+}
