@@ -204,7 +204,7 @@ func TestFlowResourcesAndPrompts(t *testing.T) {
 	f.keys("5")
 	f.waitFor("5 Resources (1)", "demo://readme", "text/plain")
 	f.keys("enter")
-	f.waitFor("call 1/1 #1 resources/read demo://readme", "contents: 1 item", "jig-demo: a fixed book of 60 orders")
+	f.waitFor("call 1/1 #1 resources/read demo://readme", "contents: 1 item", "jig-demo: a fixed book of 86 orders")
 	f.keys("5", "u", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "nope", "enter")
 	f.waitFor("call 2/2", "JSON-RPC ERROR -32602")
 

@@ -12,8 +12,8 @@ import (
 // readmeURI names the demo's one resource.
 const readmeURI = "demo://readme"
 
-const readme = `jig-demo: a fixed book of 60 orders placed between 2025-02-26 and 2026-03-28
-by Acme Corp, Globex, Initech, Umbrella Ltd and Hooli.
+const readme = `jig-demo: a fixed book of 86 orders placed between 2025-02-26 and 2026-03-28
+by Acme Corp, Globex, Initech, Umbrella Ltd, Hooli and acme (a reseller, another account).
 
 Tools:
   search_orders  orders of one customer (exact, case-sensitive name) since a date; at most 20
@@ -22,9 +22,11 @@ Tools:
   get_report     orders per status and revenue, with a fresh request_id and generated_at
   echo           returns its text
 
-Try the calls from jig's walkthrough, one argument at a time:
+The two calls of jig's walkthrough transcript:
   search_orders {"customer": "Acme Corp", "since": "last month"}
   search_orders {"customer": "acme", "since": "2026-01-01", "limit": 500}
+Then one argument at a time from the first:
+  search_orders {"customer": "Acme Corp", "since": "2026-01-01"}
   search_orders {"customer": "Acme Corp", "since": "2026-01-01", "limit": 500}
 `
 

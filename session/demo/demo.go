@@ -4,15 +4,17 @@
 //
 // The server reproduces the order-search bug from jig's seed story. An agent
 // called search_orders with {"customer": "Acme Corp", "since": "last month"}
-// and got zero orders and no error, then widened every argument at once and
-// got twenty orders with truncated: true. Release 1 has all three faults
-// behind that transcript:
+// and got zero orders and no error, then widened every argument at once
+// ({"customer": "acme", "since": "2026-01-01", "limit": 500}) and got twenty
+// orders of another account with truncated: true. Both calls come out that
+// way here, and release 1 has all three faults behind that transcript:
 //
 //   - since is a bare string in the input schema, and the handler treats a
 //     value it cannot parse as a lower bound that matches nothing, so
 //     "last month" returns zero orders without an error;
 //   - customer matching is exact and case-sensitive, and the description
-//     does not say so: "acme" finds nothing, "Acme Corp" finds 28 orders;
+//     does not say so: "Acme Corp" finds 28 orders, and "acme" finds 26 of
+//     a different account (a reseller of that name), "Acme" none;
 //   - limit is capped at 20, and only the truncated flag says so.
 //
 // search_order (singular, by id) is a deliberately confusable neighbour,
@@ -36,7 +38,7 @@ import (
 const Name = "jig-demo"
 
 // instructions is the same in both releases, so that it never shows up as drift.
-const instructions = "jig-demo is jig's built-in demo server: a fixed book of 60 orders " +
+const instructions = "jig-demo is jig's built-in demo server: a fixed book of 86 orders " +
 	"to search, look up and (pretend to) cancel, with the order-search bug from jig's walkthrough left in on purpose."
 
 // A ChangeKind says how a golden-fixture diff should treat a [Change].

@@ -220,41 +220,59 @@ func TestStatelessResultsCarryServerInfo(t *testing.T) {
 	}
 }
 
-// TestSeedStory replays the walkthrough's calls, then the controlled ones
-// that separate its three causes.
+// TestSeedStory makes the transcript's two calls, which must come out as the
+// transcript says, then the controlled ones that separate its three causes,
+// one argument changed at a time.
 func TestSeedStory(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
 			cs := connect(t, 1, era.request)
-
-			// The first call: an unparsable since silently matches nothing.
-			r := search(t, cs, map[string]any{"customer": "Acme Corp", "since": "last month"})
-			if r.Count != 0 || r.Truncated {
-				t.Errorf(`since "last month": got %d orders (truncated %v), want 0 and no error: that is the bug the demo shows`, r.Count, r.Truncated)
-			}
-
-			// Exact, case-sensitive matching: "acme" is another customer.
-			for _, customer := range []string{"acme", "acme corp", "Acme"} {
-				r = search(t, cs, map[string]any{"customer": customer, "since": "2026-01-01", "limit": 500})
-				if r.Count != 0 {
-					t.Errorf(`customer %q: got %d orders, want 0 (matching is exact and case-sensitive)`, customer, r.Count)
+			check := func(args map[string]any, count int, truncated bool, customer, why string) searchResult {
+				t.Helper()
+				r := search(t, cs, args)
+				if r.Count != count || r.Truncated != truncated || len(r.Orders) != count {
+					t.Errorf("search_orders %v: got %d orders (count %d, truncated %v), want %d, truncated %v: %s",
+						args, len(r.Orders), r.Count, r.Truncated, count, truncated, why)
 				}
+				for _, o := range r.Orders {
+					if o["customer_name"] != customer || o["placed_at"].(string) < "2026-01-01" {
+						t.Errorf("search_orders %v returned %v, want only %s's orders since 2026-01-01", args, o, customer)
+					}
+				}
+				return r
 			}
 
-			// The right customer with a real date hits the cap of 20.
-			r = search(t, cs, map[string]any{"customer": "Acme Corp", "since": "2026-01-01", "limit": 500})
-			if r.Count != 20 || !r.Truncated {
-				t.Errorf("Acme Corp since 2026-01-01 limit 500: got %d orders, truncated %v; want 20, true", r.Count, r.Truncated)
+			// The transcript's first call: an unparsable since silently matches nothing.
+			check(map[string]any{"customer": "Acme Corp", "since": "last month"}, 0, false, "",
+				"an unparsable since matches nothing, with no error: that is the bug the demo shows")
+			// The transcript's second call: twenty orders of another account, truncated.
+			r := check(map[string]any{"customer": "acme", "since": "2026-01-01", "limit": 500}, 20, true, "acme",
+				"the widened call returns twenty orders of the account \"acme\", capped and flagged")
+			if newest := r.Orders[0]["placed_at"].(string); newest >= "2026-02-18" {
+				t.Errorf(`acme's newest order is %s: the agent saw "nothing from the last few weeks", so it must be older than Acme Corp's March orders`, newest)
 			}
-			for _, o := range r.Orders {
-				if o["customer_name"] != "Acme Corp" || o["placed_at"].(string) < "2026-01-01" {
-					t.Errorf("order %v does not belong in Acme Corp's orders since 2026-01-01", o)
-				}
-			}
+
+			// One argument at a time from the first call.
+			check(map[string]any{"customer": "acme", "since": "last month"}, 0, false, "",
+				"customer alone changes nothing while since is unparsable")
+			check(map[string]any{"customer": "Acme Corp", "since": "last month", "limit": 500}, 0, false, "",
+				"limit alone changes nothing while since is unparsable")
+			check(map[string]any{"customer": "Acme Corp", "since": "2026-01-01"}, 10, true, "Acme Corp",
+				"since alone: the default limit of 10, and more matched")
+			r = check(map[string]any{"customer": "Acme Corp", "since": "2026-01-01", "limit": 500}, 20, true, "Acme Corp",
+				"then limit: capped at 20, still truncated")
 			if ids := r.ids(); ids[0] != "ord-1059" || !slices.IsSortedFunc(r.Orders, func(a, b map[string]any) int {
 				return strings.Compare(b["placed_at"].(string), a["placed_at"].(string))
 			}) {
 				t.Errorf("orders %v are not newest first from ord-1059", ids)
+			}
+			check(map[string]any{"customer": "acme", "since": "2026-01-01"}, 10, true, "acme",
+				"then customer: exact matching makes \"acme\" another account")
+
+			// Exact, case-sensitive matching: near spellings find nobody.
+			for _, customer := range []string{"acme corp", "Acme", "ACME"} {
+				check(map[string]any{"customer": customer, "since": "2026-01-01", "limit": 500}, 0, false, "",
+					"matching is exact and case-sensitive")
 			}
 		})
 	}
@@ -385,12 +403,12 @@ func TestReportHasVolatileAndStableFields(t *testing.T) {
 	if diff := cmp.Diff(reports[0], reports[1]); diff != "" {
 		t.Errorf("stable report fields changed between calls (-first +second):\n%s", diff)
 	}
-	want := map[string]any{"pending": 6.0, "shipped": 4.0, "delivered": 42.0, "cancelled": 8.0}
+	want := map[string]any{"pending": 6.0, "shipped": 8.0, "delivered": 61.0, "cancelled": 11.0}
 	if diff := cmp.Diff(want, reports[0]["orders_by_status"]); diff != "" {
 		t.Errorf("orders_by_status (-want +got):\n%s", diff)
 	}
-	if reports[0]["order_count"] != 60.0 {
-		t.Errorf("order_count = %v, want 60", reports[0]["order_count"])
+	if reports[0]["order_count"] != 86.0 {
+		t.Errorf("order_count = %v, want 86", reports[0]["order_count"])
 	}
 }
 
@@ -399,29 +417,32 @@ func TestRelease2Drift(t *testing.T) {
 		t.Run(era.name, func(t *testing.T) {
 			r1, r2 := connect(t, 1, era.request), connect(t, 2, era.request)
 
-			// Semantic: customer_name → customer, shipped → dispatched.
-			args := map[string]any{"customer": "Acme Corp", "since": "2026-01-01", "limit": 500}
-			s1, s2 := search(t, r1, args), search(t, r2, args)
-			if diff := cmp.Diff(s1.ids(), s2.ids()); diff != "" || s2.Count != 20 || !s2.Truncated {
-				t.Fatalf("release 2 returned other orders (-r1 +r2):\n%s", diff)
-			}
-			var dispatched int
-			for i, o1 := range s1.Orders {
-				o2 := s2.Orders[i]
-				if _, ok := o2["customer_name"]; ok || o2["customer"] != o1["customer_name"] {
-					t.Errorf("release 2 order %v: want customer_name renamed to customer", o2)
+			// Semantic: customer_name → customer, shipped → dispatched, on
+			// the pinned call and on the transcript's second call.
+			for _, customer := range []string{"Acme Corp", "acme"} {
+				args := map[string]any{"customer": customer, "since": "2026-01-01", "limit": 500}
+				s1, s2 := search(t, r1, args), search(t, r2, args)
+				if diff := cmp.Diff(s1.ids(), s2.ids()); diff != "" || s2.Count != 20 || !s2.Truncated {
+					t.Fatalf("release 2 returned other orders for %v (-r1 +r2):\n%s", args, diff)
 				}
-				wantStatus := o1["status"]
-				if wantStatus == "shipped" {
-					wantStatus = "dispatched"
-					dispatched++
+				var dispatched int
+				for i, o1 := range s1.Orders {
+					o2 := s2.Orders[i]
+					if _, ok := o2["customer_name"]; ok || o2["customer"] != o1["customer_name"] {
+						t.Errorf("release 2 order %v: want customer_name renamed to customer", o2)
+					}
+					wantStatus := o1["status"]
+					if wantStatus == "shipped" {
+						wantStatus = "dispatched"
+						dispatched++
+					}
+					if o2["status"] != wantStatus {
+						t.Errorf("release 2 order %v: status %v, want %v", o2["id"], o2["status"], wantStatus)
+					}
 				}
-				if o2["status"] != wantStatus {
-					t.Errorf("release 2 order %v: status %v, want %v", o2["id"], o2["status"], wantStatus)
+				if dispatched == 0 {
+					t.Errorf("no shipped order among %v: the status drift is not exercised", s1.ids())
 				}
-			}
-			if dispatched == 0 {
-				t.Errorf("no shipped order among %v: the status drift is not exercised", s1.ids())
 			}
 
 			// Cosmetic: search_order's text is reformatted, its data is not.
@@ -525,24 +546,30 @@ func TestPromptAndResource(t *testing.T) {
 
 func TestOrderBook(t *testing.T) {
 	seen := map[string]bool{}
-	acmeSince2026 := 0
+	since2026 := map[string]int{}
 	for i, o := range orderBook {
 		if want := fmt.Sprintf("ord-%d", 1001+i); o.id != want || seen[o.id] {
 			t.Errorf("order %d has id %s, want %s", i, o.id, want)
 		}
 		seen[o.id] = true
-		if i > 0 && o.placedAt < orderBook[i-1].placedAt {
+		// Ids follow dates, except where acme's imported orders start
+		// (ord-1061): they follow dates among themselves.
+		if i > 0 && o.id != "ord-1061" && o.placedAt < orderBook[i-1].placedAt {
 			t.Errorf("%s is out of date order", o.id)
+		}
+		if imported := i >= 60; imported != (o.customer == "acme") {
+			t.Errorf("%s belongs to %q: only ord-1061 on are acme's", o.id, o.customer)
 		}
 		if !slices.Contains(statuses, o.status) {
 			t.Errorf("%s has status %q", o.id, o.status)
 		}
-		if o.customer == "Acme Corp" && !o.placed().Before(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
-			acmeSince2026++
+		if !o.placed().Before(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)) {
+			since2026[o.customer]++
 		}
 	}
-	if len(orderBook) != 60 || acmeSince2026 <= maxLimit {
-		t.Errorf("order book has %d orders, %d of them Acme Corp's since 2026; want 60 and more than %d", len(orderBook), acmeSince2026, maxLimit)
+	if len(orderBook) != 86 || since2026["Acme Corp"] <= maxLimit || since2026["acme"] <= maxLimit {
+		t.Errorf("order book has %d orders, since 2026 %d of Acme Corp's and %d of acme's; want 86 and both more than %d",
+			len(orderBook), since2026["Acme Corp"], since2026["acme"], maxLimit)
 	}
 }
 

@@ -29,10 +29,23 @@ func (o order) total() float64 { return float64(o.cents) / 100 }
 // statuses lists the order statuses of release 1 in the order reports use.
 var statuses = []string{"pending", "shipped", "delivered", "cancelled"}
 
-// orderBook is the fixed data set every session sees, oldest first.
-// Acme Corp has 24 orders on or after 2026-01-01, more than search_orders'
-// cap of 20, so the seed story's widened call comes back truncated.
-// ord-1035 is placed on 2026-01-01 itself, to pin down that since is inclusive.
+// orderBook is the fixed data set every session sees, in id order.
+//
+// It is built so that both calls of the seed transcript come out as the
+// transcript says, and each argument changed alone shows why:
+//
+//   - Acme Corp has 24 orders on or after 2026-01-01, more than
+//     search_orders' cap of 20 (and than the default limit of 10), so a real
+//     since gives a truncated result whatever the limit;
+//   - "acme" (lower case) is another account: a reseller whose orders were
+//     imported from its own shop after the rest of the book, so its ids
+//     (ord-1061 on) come after ord-1060 while its dates interleave with Acme
+//     Corp's. It has 24 orders on or after 2026-01-01, the newest on
+//     2026-02-17, so the widened call {"customer":"acme","since":"2026-01-01",
+//     "limit":500} returns twenty orders of the wrong account, truncated, and
+//     none from the last few weeks, which is what the agent then reported;
+//   - ord-1035 is placed on 2026-01-01 itself, to pin down that since is
+//     inclusive.
 var orderBook = []order{
 	{"ord-1001", "Globex", "delivered", 43195, "2025-02-26T11:02:00Z"},
 	{"ord-1002", "Initech", "cancelled", 295092, "2025-03-03T17:13:00Z"},
@@ -94,6 +107,32 @@ var orderBook = []order{
 	{"ord-1058", "Acme Corp", "pending", 299657, "2026-03-08T10:14:00Z"},
 	{"ord-1059", "Acme Corp", "pending", 283842, "2026-03-12T15:31:00Z"},
 	{"ord-1060", "Globex", "pending", 193136, "2026-03-28T16:06:00Z"},
+	{"ord-1061", "acme", "delivered", 60383, "2025-12-04T10:00:00Z"},
+	{"ord-1062", "acme", "delivered", 54377, "2025-12-18T15:20:00Z"},
+	{"ord-1063", "acme", "shipped", 39919, "2026-01-03T09:50:00Z"},
+	{"ord-1064", "acme", "delivered", 23919, "2026-01-04T10:32:00Z"},
+	{"ord-1065", "acme", "delivered", 61929, "2026-01-06T12:25:00Z"},
+	{"ord-1066", "acme", "delivered", 59003, "2026-01-09T14:33:00Z"},
+	{"ord-1067", "acme", "cancelled", 40975, "2026-01-10T13:37:00Z"},
+	{"ord-1068", "acme", "delivered", 41911, "2026-01-12T11:38:00Z"},
+	{"ord-1069", "acme", "delivered", 7441, "2026-01-15T13:06:00Z"},
+	{"ord-1070", "acme", "delivered", 11629, "2026-01-16T13:26:00Z"},
+	{"ord-1071", "acme", "cancelled", 28921, "2026-01-18T14:17:00Z"},
+	{"ord-1072", "acme", "delivered", 42299, "2026-01-21T10:49:00Z"},
+	{"ord-1073", "acme", "delivered", 56629, "2026-01-22T14:57:00Z"},
+	{"ord-1074", "acme", "delivered", 14778, "2026-01-24T13:01:00Z"},
+	{"ord-1075", "acme", "cancelled", 62182, "2026-01-27T12:56:00Z"},
+	{"ord-1076", "acme", "delivered", 10212, "2026-01-28T10:58:00Z"},
+	{"ord-1077", "acme", "shipped", 62935, "2026-01-30T12:07:00Z"},
+	{"ord-1078", "acme", "delivered", 67795, "2026-02-02T16:24:00Z"},
+	{"ord-1079", "acme", "delivered", 60643, "2026-02-03T10:51:00Z"},
+	{"ord-1080", "acme", "delivered", 87542, "2026-02-05T10:26:00Z"},
+	{"ord-1081", "acme", "delivered", 3612, "2026-02-08T09:06:00Z"},
+	{"ord-1082", "acme", "delivered", 24460, "2026-02-09T15:48:00Z"},
+	{"ord-1083", "acme", "delivered", 58749, "2026-02-11T15:28:00Z"},
+	{"ord-1084", "acme", "shipped", 86559, "2026-02-14T13:36:00Z"},
+	{"ord-1085", "acme", "shipped", 37518, "2026-02-15T11:50:00Z"},
+	{"ord-1086", "acme", "delivered", 11379, "2026-02-17T15:14:00Z"},
 }
 
 // findOrder returns the order with the given id.
