@@ -2,6 +2,7 @@ package frames
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,5 +207,47 @@ func TestCancelledRequests(t *testing.T) {
 		if got := Unanswered(r, 1); got != "pending" {
 			t.Errorf("%s: request id 5 is %q, want pending", name, got)
 		}
+	}
+}
+
+// OAuth credentials in a redirect URL and a token request body are
+// redacted by parameter name; state, which diagnoses a mismatch, and the
+// code challenge, a hash, are kept; so is the order of the parameters.
+func TestRedactorOAuthParameters(t *testing.T) {
+	r := NewRedactor("learned-access-token-value")
+	u := r.URL("http://127.0.0.1:5555/callback?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz-state&iss=https%3A%2F%2Fas.example")
+	if want := "http://127.0.0.1:5555/callback?code=[REDACTED:oauth]&state=xyz-state&iss=https%3A%2F%2Fas.example"; u != want {
+		t.Errorf("URL:\n got %s\nwant %s", u, want)
+	}
+	form := r.Form([]byte("grant_type=authorization_code&code=abc123code&code_verifier=verif-ier-0123&client_id=jig&client_secret=s3cr3t-value&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&refresh_token=rt-1234"))
+	want := "grant_type=authorization_code&code=[REDACTED:oauth]&code_verifier=[REDACTED:oauth]&client_id=jig&client_secret=[REDACTED:oauth]&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&refresh_token=[REDACTED:oauth]"
+	if string(form) != want {
+		t.Errorf("Form:\n got %s\nwant %s", form, want)
+	}
+	if got := r.URL("https://as.example/authorize?client_id=jig&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&state=s1"); strings.Contains(got, "REDACTED") {
+		t.Errorf("URL redacted a non-secret: %s", got)
+	}
+	// A token learned later is redacted wherever it appears.
+	if got := r.URL("https://x.example/p?note=learned-access-token-value"); strings.Contains(got, "learned-access-token-value") {
+		t.Errorf("URL kept a known secret: %s", got)
+	}
+}
+
+// Secrets added while another goroutine redacts are safe (run with -race).
+func TestRedactorAddWhileRedacting(t *testing.T) {
+	r := NewRedactor()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 200; i++ {
+			r.Add(fmt.Sprintf("token-%04d", i))
+		}
+	}()
+	for i := 0; i < 200; i++ {
+		r.String("token-0001 and more")
+	}
+	<-done
+	if got := r.String("token-0199"); strings.Contains(got, "token-0199") {
+		t.Errorf("a value added earlier is not redacted: %s", got)
 	}
 }

@@ -3,16 +3,21 @@ package frames
 import (
 	"bytes"
 	"net/http"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // A Redactor removes secrets from bytes before they reach a transcript, a
 // fixture or a log. It knows the exact values the user marked secret (header
 // values, environment values) and the shapes tokens usually have, so a server
 // that echoes its environment (server-everything's get-env) cannot leak one.
+// Secrets learned mid-session (an OAuth token, a refreshed one) are added
+// while writers use it, so it is safe for concurrent use.
 type Redactor struct {
+	mu     sync.RWMutex
 	values []string // exact secret values, longest first
 }
 
@@ -26,12 +31,23 @@ func NewRedactor(secrets ...string) *Redactor {
 
 // Add marks more values as secret.
 func (r *Redactor) Add(secrets ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	for _, s := range secrets {
-		if len(s) >= 4 {
+		if len(s) >= 4 && !contains(r.values, s) {
 			r.values = append(r.values, s)
 		}
 	}
 	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // A tokenRule is a shape of secret recognised without being told its value.
@@ -61,11 +77,13 @@ func Placeholder(rule string) string { return "[REDACTED:" + rule + "]" }
 func (r *Redactor) Bytes(b []byte) []byte {
 	out := b
 	if r != nil {
+		r.mu.RLock()
 		for _, v := range r.values {
 			if bytes.Contains(out, []byte(v)) {
 				out = bytes.ReplaceAll(out, []byte(v), []byte(Placeholder("value")))
 			}
 		}
+		r.mu.RUnlock()
 	}
 	lower := asciiLower(out)
 	for _, tr := range tokenRules {
@@ -104,11 +122,14 @@ func replaceGroup(b []byte, tr tokenRule) []byte {
 // use it as a last check before anything reaches disk.
 func (r *Redactor) Secret(b []byte) string {
 	if r != nil {
+		r.mu.RLock()
 		for _, v := range r.values {
 			if bytes.Contains(b, []byte(v)) {
+				r.mu.RUnlock()
 				return "value"
 			}
 		}
+		r.mu.RUnlock()
 	}
 	lower := asciiLower(b)
 	for _, tr := range tokenRules {
@@ -159,4 +180,55 @@ func (r *Redactor) Headers(h http.Header) map[string][]string {
 		out[k] = cp
 	}
 	return out
+}
+
+// oauthParams are the OAuth 2.0 parameters whose values are credentials
+// wherever they appear: in a query (the redirect carrying the code) or a
+// form body (the token request). state and code_challenge are not: the one
+// is what a state mismatch is diagnosed by, the other is a hash.
+var oauthParams = map[string]bool{
+	"code": true, "code_verifier": true, "client_secret": true, "refresh_token": true,
+	"access_token": true, "id_token": true, "assertion": true, "client_assertion": true,
+	"subject_token": true, "actor_token": true, "password": true, "token": true, "device_code": true,
+}
+
+// URL returns u with the values of OAuth credential parameters in its query
+// replaced, and every known secret value too. The query keeps its order.
+func (r *Redactor) URL(u string) string {
+	base, query, ok := strings.Cut(u, "?")
+	if !ok {
+		return r.String(u)
+	}
+	frag := ""
+	if i := strings.IndexByte(query, '#'); i >= 0 {
+		query, frag = query[:i], query[i:]
+	}
+	return r.String(base + "?" + string(redactParams([]byte(query))) + frag)
+}
+
+// Form returns an application/x-www-form-urlencoded body with the values of
+// OAuth credential parameters replaced, and every known secret value too.
+func (r *Redactor) Form(b []byte) []byte {
+	return r.Bytes(redactParams(b))
+}
+
+func redactParams(q []byte) []byte {
+	parts := bytes.Split(q, []byte("&"))
+	changed := false
+	for i, p := range parts {
+		k, v, ok := bytes.Cut(p, []byte("="))
+		if !ok || len(v) == 0 {
+			continue
+		}
+		name, err := url.QueryUnescape(string(k))
+		if err != nil || !oauthParams[strings.ToLower(name)] {
+			continue
+		}
+		parts[i] = append(append(append([]byte(nil), k...), '='), Placeholder("oauth")...)
+		changed = true
+	}
+	if !changed {
+		return q
+	}
+	return bytes.Join(parts, []byte("&"))
 }
