@@ -6,15 +6,24 @@ import (
 	"errors"
 )
 
+// envelope holds the top-level members of a JSON-RPC message as raw JSON
+// texts, nil when absent.
+type envelope struct {
+	JSONRPC, ID, Method, Result, Error json.RawMessage
+	// depth is the deepest nesting of any member, counting the envelope.
+	depth int
+}
+
 // scanEnvelope reads the top-level members of a JSON-RPC message without
 // decoding params or result: those are skipped by matching brackets, so a
-// 4 MB result costs a scan, not an allocation per value. It reports the
-// members the classifier needs; the SDK decodes the message in full anyway.
+// 4 MB result costs a scan, not an allocation per value. It checks only the
+// object's outer shape; Classify checks the rest as strictly as the SDK.
 func scanEnvelope(raw []byte) (env envelope, err error) {
 	i := skipSpace(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
 		return env, errNotObject
 	}
+	env.depth = 1
 	i = skipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == '}' {
 		return env, trailing(raw, i+1)
@@ -28,35 +37,36 @@ func scanEnvelope(raw []byte) (env envelope, err error) {
 			return env, err
 		}
 		key := raw[i+1 : kEnd-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			// "m\u0065thod" is "method" to every JSON decoder.
+			var k string
+			if json.Unmarshal(raw[i:kEnd], &k) != nil {
+				return env, errSyntax
+			}
+			key = []byte(k)
+		}
 		i = skipSpace(raw, kEnd)
 		if i >= len(raw) || raw[i] != ':' {
 			return env, errSyntax
 		}
 		i = skipSpace(raw, i+1)
-		vEnd, err := skipValue(raw, i)
+		vEnd, depth, err := skipValue(raw, i)
 		if err != nil {
 			return env, err
 		}
-		val := raw[i:vEnd]
+		env.depth = max(env.depth, 1+depth)
+		val := json.RawMessage(raw[i:vEnd])
 		switch string(key) {
 		case "jsonrpc":
-			var s string
-			if json.Unmarshal(val, &s) == nil {
-				env.JSONRPC = &s
-			}
+			env.JSONRPC = val
 		case "id":
 			env.ID = val
 		case "method":
-			var s string
-			if err := json.Unmarshal(val, &s); err == nil {
-				env.Method = &s
-			}
+			env.Method = val
 		case "result":
 			env.Result = val
 		case "error":
-			if err := json.Unmarshal(val, &env.Error); err != nil {
-				return env, err
-			}
+			env.Error = val
 		}
 		i = skipSpace(raw, vEnd)
 		if i < len(raw) && raw[i] == ',' {
@@ -108,14 +118,16 @@ func skipString(b []byte, i int) (int, error) {
 	}
 }
 
-// skipValue returns the index just past the value starting at b[i].
-func skipValue(b []byte, i int) (int, error) {
+// skipValue returns the index just past the value starting at b[i], and how
+// deeply it nests (0 for a scalar, 1 for a flat array or object).
+func skipValue(b []byte, i int) (end, deepest int, err error) {
 	if i >= len(b) {
-		return 0, errSyntax
+		return 0, 0, errSyntax
 	}
 	switch b[i] {
 	case '"':
-		return skipString(b, i)
+		end, err := skipString(b, i)
+		return end, 0, err
 	case '{', '[':
 		depth := 0
 		for i < len(b) {
@@ -123,29 +135,30 @@ func skipValue(b []byte, i int) (int, error) {
 			case '"':
 				end, err := skipString(b, i)
 				if err != nil {
-					return 0, err
+					return 0, 0, err
 				}
 				i = end
 				continue
 			case '{', '[':
 				depth++
+				deepest = max(deepest, depth)
 			case '}', ']':
 				depth--
 				if depth == 0 {
-					return i + 1, nil
+					return i + 1, deepest, nil
 				}
 			}
 			i++
 		}
-		return 0, errSyntax
+		return 0, 0, errSyntax
 	default: // number, true, false, null
 		j := i
 		for j < len(b) && !bytes.ContainsRune([]byte(" \t\r\n,}]"), rune(b[j])) {
 			j++
 		}
 		if j == i {
-			return 0, errSyntax
+			return 0, 0, errSyntax
 		}
-		return j, nil
+		return j, 0, nil
 	}
 }

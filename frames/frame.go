@@ -10,6 +10,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -108,30 +111,32 @@ func (f *Frame) Size() int {
 // IsResponse reports whether the frame answers a request.
 func (f *Frame) IsResponse() bool { return f.Kind == KindResult || f.Kind == KindError }
 
-type envelope struct {
-	JSONRPC *string         `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  *string         `json:"method"`
-	Result  json.RawMessage `json:"result"`
-	Error   *struct {
-		Code json.Number `json:"code"`
-	} `json:"error"`
-}
+// MaxDepth is how deeply a message may nest: the MCP Go SDK refuses deeper
+// JSON (and drops the connection on it), so jig withholds it from the SDK.
+const MaxDepth = 1000
 
 // Classify fills Kind, Method, ID, Code and Err from Raw. It never fails: bytes
 // that are not a JSON-RPC message become KindInvalid with a reason, because a
 // server's stray output is evidence too.
+//
+// It is as strict as the SDK's decoder, or stricter: a frame Classify calls
+// Dispatchable is one the SDK decodes without error, so a capture can hand
+// exactly those to the SDK and withhold the rest (the SDK drops the whole
+// connection on a line it cannot decode). A refused frame still gets the id
+// and method its envelope names, when it names them plainly, so the call
+// it answered can be told what happened.
 func (f *Frame) Classify() {
 	raw := bytes.TrimSpace(f.Raw)
 	switch {
 	case len(raw) == 0:
 		f.Kind, f.Err = KindInvalid, "empty line"
 		return
-	case !utf8.Valid(raw):
-		f.Kind, f.Err = KindInvalid, "invalid UTF-8"
-		return
 	case raw[0] == '[':
 		f.Kind = KindBatch
+		if !utf8.Valid(raw) {
+			f.Kind, f.Err = KindInvalid, utf8Error(raw)
+			return
+		}
 		if !json.Valid(raw) {
 			f.Kind, f.Err = KindInvalid, jsonError(raw)
 			return
@@ -145,33 +150,197 @@ func (f *Frame) Classify() {
 		if f.Err == "" {
 			f.Err = "invalid JSON: " + err.Error()
 		}
+		if !utf8.Valid(raw) {
+			f.Err = utf8Error(raw)
+		}
 		return
 	}
-	if env.JSONRPC == nil || *env.JSONRPC != "2.0" {
-		f.Kind, f.Err = KindInvalid, `not JSON-RPC 2.0: "jsonrpc":"2.0" is missing`
-		return
+	id, idProblem := idText(env.ID)
+	f.ID = id
+	if m, ok := jsonString(env.Method); ok {
+		f.Method = m
 	}
-	if len(env.ID) > 0 && string(env.ID) != "null" {
-		f.ID = string(env.ID)
+	problem := ""
+	switch {
+	case !utf8.Valid(raw):
+		problem = utf8Error(raw)
+	case env.depth > MaxDepth:
+		problem = fmt.Sprintf("nested %d levels deep: the MCP SDK refuses JSON deeper than %d levels", env.depth, MaxDepth)
+	case !json.Valid(raw):
+		problem = jsonError(raw)
+	default:
+		problem = env.problem(idProblem)
+	}
+	if problem != "" {
+		f.Kind, f.Err = KindInvalid, problem
+		return
 	}
 	switch {
 	case env.Method != nil:
-		f.Method = *env.Method
 		if f.ID != "" {
 			f.Kind = KindRequest
 		} else {
 			f.Kind = KindNotification
 		}
-	case env.Error != nil:
+	case isPresent(env.Error):
 		f.Kind = KindError
-		if c, err := env.Error.Code.Int64(); err == nil {
-			f.Code = int(c)
+		var e struct {
+			Code int `json:"code"`
 		}
+		_ = json.Unmarshal(env.Error, &e)
+		f.Code = e.Code
+		if f.ID == "" {
+			f.Err = "an error with id null: the server could not tie it to a request (often: it could not parse one); it answers no call"
+		}
+	case env.Result != nil && f.ID == "":
+		f.Kind, f.Err = KindInvalid, "a result with no id: it answers no request"
 	case env.Result != nil:
 		f.Kind = KindResult
 	default:
 		f.Kind, f.Err = KindInvalid, "JSON-RPC message with neither method, result nor error"
 	}
+}
+
+// Dispatchable reports whether a JSON-RPC peer can act on the frame: a
+// request, notification or response the SDK's decoder accepts. An error
+// response with id null is a message (the server's complaint), but it
+// answers no request and the SDK drops the connection on it: it is not.
+func (f *Frame) Dispatchable() bool {
+	switch f.Kind {
+	case KindRequest, KindNotification:
+		return true
+	case KindResult, KindError:
+		return f.ID != ""
+	}
+	return false
+}
+
+// problem says why an envelope whose JSON is valid is still not a message
+// the SDK decodes: a wrong jsonrpc tag, an id that is no id, a method that
+// is no string, an error that is no error object. "" when it is fine.
+func (env envelope) problem(idProblem string) string {
+	if v, ok := jsonString(env.JSONRPC); !ok || v != "2.0" {
+		return `not JSON-RPC 2.0: "jsonrpc":"2.0" is missing`
+	}
+	if idProblem != "" {
+		return idProblem
+	}
+	if env.Method != nil {
+		if _, ok := jsonString(env.Method); !ok {
+			return "method is " + jsonType(env.Method) + ", not a string"
+		}
+		return ""
+	}
+	if isPresent(env.Error) {
+		if env.Error[0] != '{' {
+			return "error is " + jsonType(env.Error) + ": a JSON-RPC error is an object with a code and a message"
+		}
+		var e struct {
+			Code    json.RawMessage `json:"code"`
+			Message json.RawMessage `json:"message"`
+		}
+		_ = json.Unmarshal(env.Error, &e)
+		if isPresent(e.Code) {
+			if _, err := strconv.ParseInt(string(e.Code), 10, 64); err != nil {
+				return "error.code is " + string(e.Code) + ": JSON-RPC error codes are integers"
+			}
+		}
+		if isPresent(e.Message) {
+			if _, ok := jsonString(e.Message); !ok {
+				return "error.message is " + jsonType(e.Message) + ", not a string"
+			}
+		}
+	}
+	return ""
+}
+
+// idText is a JSON-RPC id as the text frames keep ("4", "\"jig-1\""), "" for
+// null or absent, with the reason when it is no usable id. A number is kept
+// as the integer the SDK reads it as (1.0 and 1e0 are both id 1 to it);
+// one with a fraction would be answered as another request, so it is refused.
+func idText(raw json.RawMessage) (id, problem string) {
+	if !isPresent(raw) {
+		return "", ""
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		if _, ok := jsonString(raw); !ok {
+			return "", "id is not a valid JSON string"
+		}
+		return string(raw), ""
+	case c == '-' || '0' <= c && c <= '9':
+		v, err := strconv.ParseFloat(string(raw), 64)
+		switch {
+		case err != nil || math.Abs(v) >= 1<<63:
+			return "", "id " + string(raw) + " is out of range"
+		case v != math.Trunc(v):
+			return "", "id " + string(raw) + " has a fraction: the SDK would read it as " + strconv.FormatInt(int64(v), 10) + " and answer the wrong request"
+		}
+		if isInteger(raw) {
+			return string(raw), ""
+		}
+		return strconv.FormatInt(int64(v), 10), ""
+	}
+	return "", "id is " + jsonType(raw) + ": JSON-RPC ids are strings, numbers or null"
+}
+
+func isInteger(raw []byte) bool {
+	if len(raw) > 0 && raw[0] == '-' {
+		raw = raw[1:]
+	}
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(raw) > 0
+}
+
+// isPresent reports whether a member was given with a value other than null.
+func isPresent(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+
+// jsonString decodes raw when it is a JSON string.
+func jsonString(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// jsonType names the type of a JSON value for messages: "an object".
+func jsonType(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "missing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// utf8Error says where the first byte that is not UTF-8 is.
+func utf8Error(raw []byte) string {
+	for i := 0; i < len(raw); {
+		r, n := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && n == 1 {
+			return fmt.Sprintf("invalid UTF-8 at byte %d (0x%02x)", i+1, raw[i])
+		}
+		i += n
+	}
+	return "invalid UTF-8"
 }
 
 // jsonError describes where a JSON text breaks, as "invalid JSON at byte N: ...".
@@ -198,4 +367,59 @@ func (f *Frame) Pretty() []byte {
 		return f.Raw
 	}
 	return buf.Bytes()
+}
+
+// AnswerIDs returns the ids of the responses a frame carries that a peer
+// could not act on (Dispatchable is false): the id of response-shaped bytes
+// that are not a valid message, and of each response inside a batch. A
+// capture uses them to tell the waiting request that its answer arrived.
+func AnswerIDs(f *Frame) []string {
+	switch {
+	case f.Kind == KindInvalid && f.ID != "" && f.Method == "":
+		return []string{f.ID}
+	case f.Kind != KindBatch:
+		return nil
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(f.Raw, &items) != nil {
+		return nil
+	}
+	var ids []string
+	for _, it := range items {
+		e := Frame{Raw: it}
+		e.Classify()
+		if e.ID != "" && e.Method == "" && (e.IsResponse() || e.Kind == KindInvalid) {
+			ids = append(ids, e.ID)
+		}
+	}
+	return ids
+}
+
+// Withheld returns the frames from the server that no peer could act on —
+// stray output, invalid JSON or JSON-RPC, batches, errors tied to no request
+// — which a capture kept as evidence but did not hand to the SDK, from
+// index from on.
+func Withheld(r Reader, from int) []*Frame {
+	var out []*Frame
+	for i := from; i < r.Len(); i++ {
+		f := r.Frame(i)
+		if f.Dir != ServerToClient || f.Kind == KindStderr || f.Kind == KindTransport || f.Dispatchable() {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// ErrorMessage is the code and message of an error response's error
+// object: "-32700 Parse error".
+func (f *Frame) ErrorMessage() string {
+	var e struct {
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(f.Raw, &e)
+	return strings.TrimSpace(fmt.Sprintf("%d %s", e.Error.Code, e.Error.Message))
 }

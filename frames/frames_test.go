@@ -33,7 +33,7 @@ func TestClassify(t *testing.T) {
 		{`hello from print()`, KindInvalid, "", "", 0, "invalid JSON at byte 1"},
 		{`{"jsonrpc":"2.0","id":5,"res`, KindInvalid, "", "", 0, "invalid JSON"},
 		{"{\"a\":\"\xff\"}", KindInvalid, "", "", 0, "UTF-8"},
-		{`{"id":1,"method":"x"}`, KindInvalid, "", "", 0, "not JSON-RPC 2.0"},
+		{`{"id":1,"method":"x"}`, KindInvalid, "x", "1", 0, "not JSON-RPC 2.0"},
 	}
 	for _, tt := range tests {
 		f := Frame{Raw: []byte(tt.raw)}

@@ -182,3 +182,11 @@ func Latency(r Reader, i int) (time.Duration, bool) {
 	}
 	return f.Time.Sub(r.Frame(j).Time), true
 }
+
+// Pending reports whether a request with id (its JSON text) that travelled
+// dir is still waiting for its response.
+func (l *Log) Pending(dir Direction, id string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.pairs.Pending(dir, id)
+}

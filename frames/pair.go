@@ -101,3 +101,10 @@ func (p *Pairer) Open(i int, f *Frame) bool {
 	j, ok := p.open[pairKey{f.Dir, f.ID}]
 	return ok && j == i
 }
+
+// Pending reports whether a request with id (its JSON text) that travelled
+// dir is still waiting for its response.
+func (p *Pairer) Pending(dir Direction, id string) bool {
+	_, ok := p.open[pairKey{dir, id}]
+	return ok
+}

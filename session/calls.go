@@ -189,6 +189,9 @@ func (s *Session) awaitCancelled(req *frames.Frame, limit time.Duration) {
 func rpcError(err error) error {
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
+		if seq := withheldFrame(we); seq > 0 {
+			return &withheldAnswer{seq: seq}
+		}
 		return &RPCError{Code: we.Code, Message: we.Message}
 	}
 	return err

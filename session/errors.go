@@ -1,8 +1,13 @@
 package session
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // UsageError is a mistake in what the user asked for: a bad flag value, a
@@ -35,3 +40,55 @@ func (e *ConnectError) Error() string {
 }
 
 func (e *ConnectError) Unwrap() error { return e.Err }
+
+// withheldCode marks the error jig hands the SDK in place of a server answer
+// it withheld; it never reaches the wire or the Log. The frame's sequence
+// number travels in the error's data, so the call can say which frame it was.
+const withheldCode = -32099
+
+type withheldData struct {
+	Frame int64 `json:"jigWithheldFrame"`
+}
+
+// withheldFrame is the sequence number of the frame a withheldError stands
+// for, or 0 when we is a real error from the server.
+func withheldFrame(we *jsonrpc.Error) int64 {
+	var d withheldData
+	if we.Code != withheldCode || json.Unmarshal(we.Data, &d) != nil {
+		return 0
+	}
+	return d.Frame
+}
+
+// withheldAnswer is what a call's SDK error becomes when it was a
+// withheldError; Session.call turns it into an UnusableAnswerError.
+type withheldAnswer struct{ seq int64 }
+
+func (w *withheldAnswer) Error() string {
+	return fmt.Sprintf("jig withheld the server's answer (frame #%d)", w.seq)
+}
+
+// withheldError is the line the SDK reads in place of the withheld answer to
+// request id (its JSON text), recorded as frame seq.
+func withheldError(id string, seq int64) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":"jig withheld the server's answer","data":{"jigWithheldFrame":%d}}}`+"\n", id, withheldCode, seq)
+}
+
+// UnusableAnswerError means the server answered a call, but with bytes jig
+// could not hand to the SDK (the SDK would have dropped the connection on
+// them): invalid UTF-8 or JSON, an id that is no id, a response inside a
+// batch. The answer is in the frames; the call fails at once instead of
+// timing out. It comes wrapped in a ConnectError (exit code 3).
+type UnusableAnswerError struct {
+	Method string
+	Frame  *frames.Frame
+}
+
+func (e *UnusableAnswerError) Error() string {
+	why := e.Frame.Err
+	if e.Frame.Kind == frames.KindBatch {
+		why = "it came inside a JSON-RPC batch, which MCP does not use"
+	}
+	return fmt.Sprintf("%s: the server's answer arrived (frame #%d) but jig could not use it: %s. It was withheld from the session and is kept in the frames (--frames, jig open)",
+		e.Method, e.Frame.Seq, why)
+}

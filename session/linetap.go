@@ -90,12 +90,8 @@ func (t *lineTap) readLoop(from io.Reader) {
 				f.Err = "partial line: the server's output ended without a newline"
 			}
 			stored := t.log.Append(f)
-			if forward && stored.Kind.IsMessage() {
-				msg := line
-				if !complete {
-					msg = append(raw, '\n')
-				}
-				if _, werr := t.sdkW.Write(msg); werr != nil {
+			if forward {
+				if werr := t.deliver(stored, line, complete); werr != nil {
 					forward = false // the SDK has gone; keep recording
 				}
 			}
@@ -110,5 +106,41 @@ func (t *lineTap) readLoop(from io.Reader) {
 		}
 	}
 }
+
+// deliver hands a recorded server line to the SDK when the SDK can decode
+// it (frames.Frame.Dispatchable), trimmed of the spaces the SDK's decoder
+// would take for trailing data. A line it cannot decode is withheld; when it
+// was the answer to a request still waiting (response-shaped bytes that are
+// not valid JSON-RPC, a response inside a batch), the SDK gets an error for
+// that request instead (withheldError), so the call ends at once and says
+// what arrived, rather than timing out with the answer in the frames.
+func (t *lineTap) deliver(f *frames.Frame, line []byte, complete bool) error {
+	if f.Dispatchable() {
+		msg := line
+		if !complete || hasOuterSpace(line) {
+			msg = append(bytes.TrimSpace(line), '\n')
+		}
+		_, err := t.sdkW.Write(msg)
+		return err
+	}
+	for _, id := range frames.AnswerIDs(f) {
+		if !t.log.Pending(frames.ClientToServer, id) {
+			continue
+		}
+		if _, err := t.sdkW.Write(withheldError(id, f.Seq)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hasOuterSpace reports whether line has blanks around its JSON text other
+// than its line ending.
+func hasOuterSpace(line []byte) bool {
+	end := bytes.TrimRight(line, "\r\n")
+	return len(end) > 0 && (isBlank(end[0]) || isBlank(end[len(end)-1]))
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 func trimCR(b []byte) []byte { return bytes.TrimSuffix(b, []byte("\r")) }

@@ -141,7 +141,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	cancel()
 	if err != nil {
 		s.Close()
-		return nil, s.connectError(ctx, connectCtx, err, "handshake failed")
+		return nil, s.connectError(ctx, connectCtx, err, "handshake failed", 0)
 	}
 	s.cs = cs
 	s.fillInfo()
@@ -272,7 +272,11 @@ func (d detached) Connect(ctx context.Context) (mcp.Connection, error) {
 
 // connectError turns an SDK error into a ConnectError when the server could
 // not be reached, exited, or timed out, attaching its last stderr lines.
-func (s *Session) connectError(parent, ctx context.Context, err error, what string) error {
+//
+// A timeout names what the server sent meanwhile that jig could not use
+// (frames from index mark on): an answer with an object for its id cannot
+// be tied to its request, and "timed out" alone would hide that it came.
+func (s *Session) connectError(parent, ctx context.Context, err error, what string, mark int) error {
 	var ue *UsageError
 	if errors.As(err, &ue) {
 		return err
@@ -294,9 +298,26 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 		ce.Stderr = s.proc.Stderr()
 	}
 	if errors.Is(parent.Err(), context.DeadlineExceeded) {
-		ce.Err = fmt.Errorf("%s: timed out (raise --timeout if the server is slow)", what)
+		ce.Err = fmt.Errorf("%s: timed out (raise --timeout if the server is slow)%s", what, s.withheldSince(mark))
 	}
 	return ce
+}
+
+// withheldSince describes the server frames from index mark on that jig
+// withheld from the SDK, for a timeout's message; "" when there are none.
+func (s *Session) withheldSince(mark int) string {
+	var parts []string
+	for _, f := range frames.Withheld(s.Log, mark) {
+		if len(parts) == 3 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("#%d %s", f.Seq, f.Err))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; meanwhile the server sent what jig could not use: " + strings.Join(parts, "; ")
 }
 
 func (s *Session) fillInfo() {
@@ -370,6 +391,7 @@ func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Con
 	}
 	defer cancel()
 	start := time.Now()
+	mark := s.Log.Len()
 	err := fn(cctx)
 	if err == nil {
 		return nil
@@ -378,10 +400,20 @@ func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Con
 	if errors.As(err, &rpcErr) {
 		return err
 	}
+	var wa *withheldAnswer
+	if errors.As(err, &wa) {
+		// A server could send this code itself; only a frame jig really
+		// withheld makes it an unusable answer.
+		if wa.seq > int64(s.Log.Len()) || s.Log.Frame(int(wa.seq)-1).Dispatchable() {
+			return &RPCError{Code: withheldCode, Message: "jig withheld the server's answer"}
+		}
+		return &ConnectError{Target: s.opts.Target, Stderr: s.Stderr(),
+			Err: &UnusableAnswerError{Method: what, Frame: s.Log.Frame(int(wa.seq) - 1)}}
+	}
 	if errors.Is(context.Cause(ctx), ErrCancelled) {
 		// Cancelled on purpose: not a broken connection, so no waiting for
 		// the process to exit.
 		return &CancelledError{Method: what, After: time.Since(start)}
 	}
-	return s.connectError(ctx, cctx, err, what)
+	return s.connectError(ctx, cctx, err, what, mark)
 }

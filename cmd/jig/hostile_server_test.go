@@ -124,6 +124,45 @@ func (s *rawServer) serve() {
 	}
 }
 
+func init() {
+	// Lines the SDK's decoder refuses, each sent before a good answer: the
+	// session must go on (item 1 of issue 11).
+	for name, line := range badLines {
+		raw(name, line)
+	}
+	// Answers jig cannot hand to the SDK: the call must say the answer came.
+	answer := func(name string, write func(s *rawServer, id json.RawMessage)) {
+		hostileServers[name] = func(string) {
+			(&rawServer{call: func(s *rawServer, id, _ json.RawMessage) { write(s, id) }}).serve()
+		}
+	}
+	answer("answer-nan", func(s *rawServer, id json.RawMessage) {
+		s.line(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":[],"score":NaN}}`)
+	})
+	answer("answer-utf8", func(s *rawServer, id json.RawMessage) {
+		s.line(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":[{"type":"text","text":"caf` + "\xe9" + `"}]}}`)
+	})
+	answer("answer-batch", func(s *rawServer, id json.RawMessage) {
+		s.line(`[{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":[]}}]`)
+	})
+	answer("answer-object-id", func(s *rawServer, id json.RawMessage) {
+		s.line(`{"jsonrpc":"2.0","id":{"n":` + string(id) + `},"result":{"content":[]}}`)
+	})
+}
+
+// badLines are lines a real server may print that the SDK cannot decode.
+var badLines = map[string]string{
+	"nan":           `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":NaN}}`,
+	"infinity":      `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":-Infinity}}`,
+	"broken":        `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":{"ok":tru}}}`,
+	"deep":          `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`,
+	"object-id":     `{"jsonrpc":"2.0","id":{"a":1},"result":{}}`,
+	"id-null-error": `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`,
+	"string-code":   `{"jsonrpc":"2.0","id":99,"error":{"code":"E_FAIL","message":"x"}}`,
+	// Valid, with trailing blanks the SDK's decoder takes for trailing data.
+	"trailing-space": `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}` + " 	 ",
+}
+
 // raw adds a rawServer mode whose tools/call writes before, then the result.
 func raw(name string, before ...string) {
 	hostileServers[name] = func(string) {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -37,10 +39,39 @@ func withSession(ctx context.Context, st *streams, tf *targetFlags, command []st
 	info := s.Info()
 	err = fn(cctx, s)
 	s.Close()
+	warnWithheld(st.err, opts.Log, err)
 	if ferr := ff.write(st, opts.Log, &info); ferr != nil && err == nil {
 		err = ferr
 	}
 	return err
+}
+
+// warnWithheld says which of the server's lines jig kept as evidence but
+// did not hand to the session, so "it worked" never hides a server that
+// printed garbage or complained. The frame an error already named is skipped.
+func warnWithheld(w io.Writer, log *frames.Log, err error) {
+	var ua *session.UnusableAnswerError
+	errors.As(err, &ua)
+	const most = 5
+	var lines []string
+	withheld := frames.Withheld(log, 0)
+	for _, f := range withheld {
+		if ua != nil && ua.Frame == f {
+			continue
+		}
+		if len(lines) == most {
+			lines = append(lines, fmt.Sprintf("jig: … and %d more (see --frames)", len(withheld)-most-1))
+			break
+		}
+		if f.Kind == frames.KindError {
+			lines = append(lines, fmt.Sprintf("jig: warning: frame #%d: the server reported an error tied to no request: %s", f.Seq, f.ErrorMessage()))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("jig: warning: frame #%d from the server was withheld from the session (it went on): %s", f.Seq, f.Err))
+	}
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
 }
 
 // framesFlag is --frames with an optional file: bare --frames prints the
