@@ -2,11 +2,13 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpjig/jig/frames"
 )
@@ -21,6 +23,10 @@ type httpTap struct {
 	log     *frames.Log
 	headers http.Header
 	redact  *frames.Redactor
+	era     *eraState
+	// probe is set while the era is "auto" and the server/discover probe
+	// has not been sent: that one POST carries probeSessionID.
+	probe atomic.Bool
 }
 
 func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -28,14 +34,39 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	for k, vs := range t.headers {
 		req.Header[k] = vs
 	}
-	info := &frames.HTTP{Method: req.Method, URL: req.URL.String(), Headers: t.redact.Headers(req.Header)}
+	var body []byte
+	probing := false
 	if req.Body != nil && req.Body != http.NoBody {
-		body, err := io.ReadAll(req.Body)
+		var err error
+		body, err = io.ReadAll(req.Body)
 		req.Body.Close()
 		if err != nil {
 			return nil, err
 		}
+		var method string
+		if t.era != nil {
+			body, method = t.era.complete(body)
+			// The 2026-07-28 era mirrors the method into a header on every
+			// POST; the SDK leaves it off the messages it writes on its own.
+			if v, ok := t.era.stateless(); ok && method != "" {
+				if req.Header.Get("Mcp-Protocol-Version") == "" {
+					req.Header.Set("Mcp-Protocol-Version", v)
+				}
+				if req.Header.Get("Mcp-Method") == "" {
+					req.Header.Set("Mcp-Method", method)
+				}
+			}
+		}
+		if method == "server/discover" && req.Header.Get("Mcp-Session-Id") == "" && t.probe.CompareAndSwap(true, false) {
+			req.Header.Set("Mcp-Session-Id", probeSessionID)
+			probing = true
+		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.ContentLength = int64(len(body))
+	}
+	sent := body
+	info := &frames.HTTP{Method: req.Method, URL: req.URL.String(), Headers: t.redact.Headers(req.Header)}
+	if body != nil {
 		f := t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
 		if f.Kind == frames.KindRequest {
 			// The SDK wrote this request under its call's context: tell the
@@ -76,8 +107,43 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		} else {
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo})
 		}
+		if probing && (resp.StatusCode < 200 || resp.StatusCode > 299) && !isJSONRPCError(trimmed) {
+			// The go-sdk breaks the connection on a refusal without a
+			// JSON-RPC body, so it never reaches its own fallback to
+			// initialize. The spec says such an answer means a legacy
+			// server: hand the SDK a JSON-RPC error that says so. The frame
+			// above keeps what the server really sent.
+			resp.Body = io.NopCloser(bytes.NewReader(legacyRefusal(sent, resp)))
+			resp.Header = resp.Header.Clone()
+			resp.Header.Set("Content-Type", "application/json")
+			resp.ContentLength = -1
+		}
 	}
 	return resp, nil
+}
+
+func isJSONRPCError(body []byte) bool {
+	var m struct {
+		Error *struct {
+			Code *int64 `json:"code"`
+		} `json:"error"`
+	}
+	return json.Unmarshal(body, &m) == nil && m.Error != nil && m.Error.Code != nil
+}
+
+// legacyRefusal is the JSON-RPC error the SDK is given in place of a legacy
+// server's plain refusal of the era probe.
+func legacyRefusal(probe []byte, resp *http.Response) []byte {
+	var req struct {
+		ID json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(probe, &req)
+	if req.ID == nil {
+		req.ID = json.RawMessage("null")
+	}
+	msg := fmt.Sprintf("jig: the server refused server/discover with HTTP %s and no JSON-RPC error: a legacy server", resp.Status)
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": msg}})
+	return b
 }
 
 // An sseTap records each server-sent event as the SDK reads its bytes, so

@@ -92,6 +92,7 @@ type Session struct {
 	tools   []*mcp.Tool
 	toolsMu sync.Mutex // a re-listing after list_changed may run beside another
 
+	era         *eraState
 	hookMu      sync.Mutex
 	hookClaimed map[int]bool // server→client request frames handed to a hook
 	progress    progressRoutes
@@ -120,8 +121,20 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	if opts.ProtocolVersion != "" && !validVersion(opts.ProtocolVersion) {
 		return nil, &UsageError{fmt.Errorf("--protocol-version %q: unknown; use one of %s", opts.ProtocolVersion, strings.Join(ProtocolVersions, ", "))}
 	}
-	s := &Session{Log: opts.Log, opts: opts}
+	s := &Session{Log: opts.Log, opts: opts, era: &eraState{}}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "jig", Version: Version}, s.clientOptions())
+	if opts.ProtocolVersion >= "2026-07-28" {
+		// The SDK falls back to initialize when server/discover fails, even
+		// when the 2026-07-28 era was asked for by name.
+		s.client.AddSendingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "initialize" {
+					return nil, errVersionNotSpoken
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
 	if has(opts.Capabilities, "roots") && len(opts.Roots) > 0 {
 		roots := make([]*mcp.Root, len(opts.Roots))
 		for i, r := range opts.Roots {
@@ -139,12 +152,22 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	}
 	cs, err := s.client.Connect(connectCtx, transport, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
 	cancel()
+	if errors.Is(err, errVersionNotSpoken) {
+		s.Close()
+		return nil, &ConnectError{Target: opts.Target, Err: fmt.Errorf("the server does not speak protocol %s, which --protocol-version named: %s (use --protocol-version auto to accept what it speaks)", opts.ProtocolVersion, offered(s.Log))}
+	}
 	if err != nil {
 		s.Close()
 		return nil, s.connectError(ctx, connectCtx, err, "handshake failed", 0)
 	}
 	s.cs = cs
 	s.fillInfo()
+	s.era.settle(s.info.ProtocolVersion)
+	if opts.ProtocolVersion != "" && s.info.ProtocolVersion != opts.ProtocolVersion {
+		// A legacy server answers initialize with the version it prefers.
+		s.Close()
+		return nil, &ConnectError{Target: opts.Target, Err: fmt.Errorf("the server does not speak protocol %s, which --protocol-version named: it answered with protocol %s (use --protocol-version auto, or %s)", opts.ProtocolVersion, s.info.ProtocolVersion, s.info.ProtocolVersion)}
+	}
 	s.Log.Note(MetaSession, s.info)
 	return s, nil
 }
@@ -244,7 +267,9 @@ func (s *Session) transport() (mcp.Transport, error) {
 			}
 			headers.Add(k, ev)
 		}
-		hc := &http.Client{Transport: &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact}}
+		tap := &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact, era: s.era}
+		tap.probe.Store((s.opts.ProtocolVersion == "" || EraOf(s.opts.ProtocolVersion) == "stateless") && t.Transport == TransportStreamable)
+		hc := &http.Client{Transport: tap}
 		if t.Transport == TransportSSE {
 			return detached{&mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}}, nil
 		}
