@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,8 +22,9 @@ import (
 //
 // Paths are kept: a client pointed at the proxy's /mcp reaches the target's
 // /mcp; a client pointed at the proxy's root reaches the target URL's path.
-// A legacy SSE server's endpoint event is passed through as sent, so it must
-// be relative (most are) for the client's POSTs to come back through jig.
+// A legacy SSE server's endpoint event that names the target by an absolute
+// URL (mcp-go sends one) is rewritten to the proxy's own address, so the
+// client's POSTs come back through jig; both are recorded.
 type HTTP struct {
 	Target *url.URL
 	Log    *frames.Log
@@ -91,7 +93,9 @@ func (p *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else {
 		p.rec.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: frames.RequestNote(r)})
 	}
-	p.rp.ServeHTTP(w, r)
+	// The proxy's own address, as the client reached it, for rewriting an
+	// absolute endpoint event.
+	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, r.Host)))
 }
 
 func (p *HTTP) response(resp *http.Response) error {
@@ -103,7 +107,11 @@ func (p *HTTP) response(resp *http.Response) error {
 	if strings.HasPrefix(ct, "text/event-stream") {
 		p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
 			Note: resp.Status + ": event stream opened"})
-		resp.Body = &sseRecorder{body: resp.Body, rec: p.rec, info: base}
+		sr := &sseRecorder{body: resp.Body, rec: p.rec, info: base}
+		if host, _ := req.Context().Value(ctxKey{}).(string); req.Method == http.MethodGet && host != "" {
+			sr.endpoint = &endpointRewrite{target: p.Target, proxyHost: host}
+		}
+		resp.Body = sr
 		return nil
 	}
 	// A JSON response is one message: record it whole before it goes on.
@@ -145,17 +153,119 @@ type sseRecorder struct {
 	info   frames.HTTP
 	parser frames.SSEParser
 	once   sync.Once
+	// endpoint is set on a GET stream until its first event has passed:
+	// the legacy SSE transport's endpoint event comes first.
+	endpoint *endpointRewrite
+	out      []byte // held (and maybe rewritten) bytes not yet returned
+	err      error  // the body's error, returned after out
 }
 
 func (s *sseRecorder) Read(b []byte) (int, error) {
-	n, err := s.body.Read(b)
-	if n > 0 {
-		s.parser.Feed(b[:n], s.emit)
+	for {
+		if len(s.out) > 0 {
+			n := copy(b, s.out)
+			s.out = s.out[n:]
+			if len(s.out) == 0 {
+				return n, s.err
+			}
+			return n, nil
+		}
+		if s.err != nil {
+			return 0, s.err
+		}
+		n, err := s.body.Read(b)
+		if n > 0 {
+			s.parser.Feed(b[:n], s.emit)
+		}
+		if err == io.EOF {
+			s.parser.End(s.emit)
+		}
+		if s.endpoint == nil {
+			return n, err
+		}
+		held, done := s.endpoint.feed(b[:n])
+		if done || err != nil {
+			s.endpoint.record(s)
+			s.endpoint = nil
+			s.out, s.err = held, err
+		}
 	}
-	if err == io.EOF {
-		s.parser.End(s.emit)
+}
+
+// An endpointRewrite holds the first event of a GET event stream until it is
+// complete. When it is a legacy SSE endpoint event whose data is an absolute
+// URL on the target, the event goes on naming the same path on the proxy.
+type endpointRewrite struct {
+	target    *url.URL
+	proxyHost string
+	hold      []byte
+	from, to  string // the endpoint as sent, and as rewritten
+}
+
+// maxHeldEvent bounds what is held waiting for the first event's end.
+const maxHeldEvent = 64 << 10
+
+// feed adds bytes of the stream and reports whether the first event is
+// complete (or will not be rewritten); held is then what goes on.
+func (e *endpointRewrite) feed(b []byte) (held []byte, done bool) {
+	e.hold = append(e.hold, b...)
+	end, sep := -1, 0
+	for _, s := range []string{"\r\n\r\n", "\n\n", "\r\r"} {
+		if i := bytes.Index(e.hold, []byte(s)); i >= 0 && (end < 0 || i < end) {
+			end, sep = i, len(s)
+		}
 	}
-	return n, err
+	if end < 0 {
+		if len(e.hold) > maxHeldEvent {
+			return e.hold, true
+		}
+		return e.hold, false
+	}
+	event, rest := e.hold[:end+sep], e.hold[end+sep:]
+	return append(e.rewrite(event), rest...), true
+}
+
+func (e *endpointRewrite) rewrite(event []byte) []byte {
+	lines := bytes.Split(event, []byte("\n"))
+	isEndpoint, dataLine := false, -1
+	for i, l := range lines {
+		l = bytes.TrimSuffix(l, []byte("\r"))
+		switch {
+		case bytes.Equal(bytes.TrimSpace(bytes.TrimPrefix(l, []byte("event:"))), []byte("endpoint")) && bytes.HasPrefix(l, []byte("event:")):
+			isEndpoint = true
+		case bytes.HasPrefix(l, []byte("data:")):
+			dataLine = i
+		}
+	}
+	if !isEndpoint || dataLine < 0 {
+		return event
+	}
+	l := lines[dataLine]
+	cr := bytes.HasSuffix(l, []byte("\r"))
+	value := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(string(l), "\r"), "data:"), " ")
+	u, err := url.Parse(value)
+	if err != nil || !u.IsAbs() || u.Host != e.target.Host || u.Scheme != e.target.Scheme {
+		return event // relative (it comes back through jig anyway), or not the target's
+	}
+	e.from = value
+	e.to = "http://" + e.proxyHost + u.RequestURI()
+	nl := "data: " + e.to
+	if cr {
+		nl += "\r"
+	}
+	lines[dataLine] = []byte(nl)
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// record notes the rewrite beside the endpoint event as the server sent it.
+func (e *endpointRewrite) record(s *sseRecorder) {
+	if e.to == "" {
+		return
+	}
+	info := s.info
+	info.Event = "endpoint"
+	s.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
+		Note: "proxy: endpoint " + e.from + " rewritten to " + e.to + " so the client's POSTs come back through jig"})
 }
 
 func (s *sseRecorder) emit(e frames.SSEEvent) { s.rec.add(e.Frame(s.info)) }
