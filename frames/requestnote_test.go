@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"testing"
 )
@@ -21,6 +22,30 @@ func TestRequestNote(t *testing.T) {
 	for _, tt := range tests {
 		if got := tt.req(); got != tt.want {
 			t.Errorf("%s: RequestNote = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// The frame shows the status code; the note says the reason phrase once,
+// the standard one when the server sent none ("HTTP/1.1 200 " was shown
+// as "HTTP 200 — 200 : event stream opened").
+func TestStatusNote(t *testing.T) {
+	for _, tc := range []struct {
+		status string
+		code   int
+		what   string
+		want   string
+	}{
+		{"200 OK", 200, "event stream opened", "OK: event stream opened"},
+		{"200 ", 200, "event stream opened", "OK: event stream opened"},
+		{"200", 200, "event stream opened", "OK: event stream opened"},
+		{"202 Accepted", 202, "", "Accepted"},
+		{"404 Nope", 404, "session not found", "Nope: session not found"},
+		{"599 ", 599, "odd", "odd"},
+	} {
+		resp := &http.Response{Status: tc.status, StatusCode: tc.code}
+		if got := StatusNote(resp, tc.what); got != tc.want {
+			t.Errorf("StatusNote(%q, %q) = %q, want %q", tc.status, tc.what, got, tc.want)
 		}
 	}
 }

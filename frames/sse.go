@@ -1,8 +1,11 @@
 package frames
 
-import "net/http"
-
-import "bytes"
+import (
+	"bytes"
+	"net/http"
+	"strconv"
+	"strings"
+)
 
 // SSEEvent is one server-sent event as an SSEParser dispatched it.
 type SSEEvent struct {
@@ -124,4 +127,21 @@ func RequestNote(r *http.Request) string {
 		return "DELETE: ending the session"
 	}
 	return r.Method
+}
+
+// StatusNote is the note of the transport frame that records an HTTP
+// response: its reason phrase (the frame already shows the status code),
+// the standard one when the server sent none, then what, if any.
+func StatusNote(resp *http.Response, what string) string {
+	reason := strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)))
+	if reason == "" {
+		reason = http.StatusText(resp.StatusCode)
+	}
+	switch {
+	case what == "":
+		return reason
+	case reason == "":
+		return what
+	}
+	return reason + ": " + what
 }

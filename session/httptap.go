@@ -88,7 +88,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
 	case strings.HasPrefix(ct, "text/event-stream"):
 		t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo,
-			Note: fmt.Sprintf("%s: event stream opened", resp.Status)})
+			Note: frames.StatusNote(resp, "event stream opened")})
 		resp.Body = &sseTap{body: resp.Body, log: t.log, info: frames.HTTP{Method: req.Method, URL: info.URL}}
 	default:
 		body, err := io.ReadAll(resp.Body)
@@ -99,10 +99,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		trimmed := bytes.TrimSpace(body)
 		if len(trimmed) == 0 || !strings.Contains(ct, "json") {
-			note := resp.Status
-			if len(trimmed) > 0 {
-				note += ": " + string(trimmed)
-			}
+			note := frames.StatusNote(resp, string(trimmed))
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: note})
 		} else {
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo})

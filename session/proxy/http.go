@@ -106,7 +106,7 @@ func (p *HTTP) response(resp *http.Response) error {
 	ct := resp.Header.Get("Content-Type")
 	if strings.HasPrefix(ct, "text/event-stream") {
 		p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
-			Note: resp.Status + ": event stream opened"})
+			Note: frames.StatusNote(resp, "event stream opened")})
 		sr := &sseRecorder{body: resp.Body, rec: p.rec, info: base}
 		if host, _ := req.Context().Value(ctxKey{}).(string); req.Method == http.MethodGet && host != "" {
 			sr.endpoint = &endpointRewrite{target: p.Target, proxyHost: host}
@@ -124,10 +124,7 @@ func (p *HTTP) response(resp *http.Response) error {
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || !strings.Contains(ct, "json") {
-		note := resp.Status
-		if len(trimmed) > 0 {
-			note += ": " + string(p.redact.Bytes(trimmed))
-		}
+		note := frames.StatusNote(resp, string(p.redact.Bytes(trimmed)))
 		p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: note})
 		return nil
 	}
