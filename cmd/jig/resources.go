@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -88,9 +89,7 @@ func runList(ctx context.Context, o *listOptions, st *streams) error {
 		printInfo(st.out, s.Info())
 		fmt.Fprintf(st.out, "%d %s\n", len(items), l.noun)
 		for _, it := range items {
-			var m map[string]any
-			_ = json.Unmarshal(it, &m)
-			fmt.Fprintf(st.out, "  %v  %v\n", m[l.key], m["description"])
+			fmt.Fprintln(st.out, "  "+listLine(it, l.key))
 		}
 		return nil
 	})
@@ -102,6 +101,33 @@ type readOptions struct {
 	frames  framesFlag
 	uri     string
 	command []string // the server's command after --
+}
+
+// listLine renders one listed item: its key field, its title or name when
+// that says more than the key, and the first line of its description. A
+// field the server left out is left out, never printed as <nil>.
+func listLine(item json.RawMessage, key string) string {
+	var m map[string]any
+	_ = json.Unmarshal(item, &m)
+	str := func(k string) string {
+		s, _ := m[k].(string)
+		return strings.TrimSpace(s)
+	}
+	parts := []string{str(key)}
+	if parts[0] == "" {
+		parts[0] = fmt.Sprintf("(no %s)", key)
+	}
+	label := str("title")
+	if label == "" && key != "name" {
+		label = str("name")
+	}
+	if label != "" && label != parts[0] {
+		parts = append(parts, label)
+	}
+	if d := strings.SplitN(str("description"), "\n", 2)[0]; d != "" {
+		parts = append(parts, "— "+d)
+	}
+	return strings.Join(parts, "  ")
 }
 
 func newReadCmd(st *streams, runF runFunc[readOptions]) *cobra.Command {

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpjig/jig/session/peers"
+)
+
+func TestListLine(t *testing.T) {
+	for _, tc := range []struct {
+		item, key, want string
+	}{
+		{`{"uri":"demo://a","name":"a","description":"first\nsecond"}`, "uri", "demo://a  a  — first"},
+		{`{"uri":"demo://a","name":"a","title":"The A"}`, "uri", "demo://a  The A"},
+		{`{"uri":"demo://a"}`, "uri", "demo://a"},
+		{`{"name":"greet"}`, "name", "greet"},
+		{`{"name":"greet","title":"Greeting","description":"says hi"}`, "name", "greet  Greeting  — says hi"},
+		{`{"uriTemplate":"demo://{id}","name":"demo://{id}"}`, "uriTemplate", "demo://{id}"},
+		{`{"description":"keyless"}`, "uri", "(no uri)  — keyless"},
+	} {
+		if got := listLine(json.RawMessage(tc.item), tc.key); got != tc.want {
+			t.Errorf("listLine(%s) = %q, want %q", tc.item, got, tc.want)
+		}
+	}
+}
+
+// The go-sdk everything server's prompts and resources have no description:
+// the listing must not say <nil>, and must show their names.
+func TestListingsWithoutDescriptions(t *testing.T) {
+	bin := peers.Path(t, peers.GoSDKEverything)
+	for _, tc := range []struct{ cmd, want string }{{"prompts", "greet (with Icons)"}, {"resources", "embedded:info  info (with Icons)"}} {
+		code, out, errOut := jig(t, "", tc.cmd, "--no-record", "--", bin)
+		if code != 0 || strings.Contains(out, "<nil>") || !strings.Contains(out, tc.want) {
+			t.Errorf("jig %s: exit %d, stdout:\n%s\nstderr: %s\nwant %q and no <nil>", tc.cmd, code, out, errOut, tc.want)
+		}
+	}
+}
