@@ -108,6 +108,14 @@ var errVersionNotSpoken = errors.New("jig: the named protocol version is not spo
 // supported versions of an UnsupportedProtocolVersionError, the JSON-RPC
 // error, or the HTTP status of a transport-level refusal.
 func offered(log *frames.Log) string {
+	what, _ := probeAnswer(log)
+	return what
+}
+
+// probeAnswer is offered's text and whether the server answered the probe
+// at all (with a JSON-RPC message or an HTTP status): a probe that never
+// reached the server says nothing about the versions it speaks.
+func probeAnswer(log *frames.Log) (string, bool) {
 	for i := log.Len() - 1; i >= 0; i-- {
 		f := log.Frame(i)
 		if f.Dir != frames.ClientToServer || f.Method != "server/discover" || f.Kind != frames.KindRequest {
@@ -126,10 +134,15 @@ func offered(log *frames.Log) string {
 					if len(what) > 200 {
 						what = what[:200] + "…"
 					}
-					return fmt.Sprintf("server/discover got HTTP %d (%s)", r.HTTP.Status, what)
+					return fmt.Sprintf("server/discover got HTTP %d (%s)", r.HTTP.Status, what), true
 				}
 			}
-			return "server/discover got no answer"
+			for k := i + 1; k < log.Len(); k++ {
+				if r := log.Frame(k); r.Dir == frames.ServerToClient && r.Kind == frames.KindTransport && r.Note != "" {
+					return "server/discover: " + r.Note, false
+				}
+			}
+			return "server/discover got no answer", false
 		}
 		var resp struct {
 			Error *struct {
@@ -146,13 +159,13 @@ func offered(log *frames.Log) string {
 		_ = json.Unmarshal(log.Frame(j).Raw, &resp)
 		switch {
 		case resp.Error != nil && len(resp.Error.Data.Supported) > 0:
-			return "it supports " + strings.Join(resp.Error.Data.Supported, ", ")
+			return "it supports " + strings.Join(resp.Error.Data.Supported, ", "), true
 		case resp.Error != nil:
-			return fmt.Sprintf("server/discover answered JSON-RPC error %d %q (a legacy server)", resp.Error.Code, resp.Error.Message)
+			return fmt.Sprintf("server/discover answered JSON-RPC error %d %q (a legacy server)", resp.Error.Code, resp.Error.Message), true
 		case len(resp.Result.SupportedVersions) > 0:
-			return "it supports " + strings.Join(resp.Result.SupportedVersions, ", ")
+			return "it supports " + strings.Join(resp.Result.SupportedVersions, ", "), true
 		}
-		return "server/discover answered without supportedVersions"
+		return "server/discover answered without supportedVersions", true
 	}
-	return "it was not asked (no server/discover crossed)"
+	return "it was not asked (no server/discover crossed)", false
 }

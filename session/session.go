@@ -154,7 +154,11 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	cancel()
 	if errors.Is(err, errVersionNotSpoken) {
 		s.Close()
-		return nil, &ConnectError{Target: opts.Target, Err: fmt.Errorf("the server does not speak protocol %s, which --protocol-version named: %s (use --protocol-version auto to accept what it speaks)", opts.ProtocolVersion, offered(s.Log))}
+		what, answered := probeAnswer(s.Log)
+		if !answered {
+			return nil, s.connectError(ctx, connectCtx, errors.New(what), "handshake failed")
+		}
+		return nil, &ConnectError{Target: opts.Target, Err: fmt.Errorf("the server does not speak protocol %s, which --protocol-version named: %s (use --protocol-version auto to accept what it speaks)", opts.ProtocolVersion, what)}
 	}
 	if err != nil {
 		s.Close()
