@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -108,10 +107,46 @@ func EraOf(version string) string {
 
 // Open connects to the target, performing the handshake. Every frame,
 // including a failed handshake's, is in opts.Log whatever the outcome.
+//
+// A URL whose transport nobody stated (a config entry with only "url")
+// falls back to the legacy HTTP+SSE transport when Streamable HTTP is
+// refused with 400, 404 or 405, as the specification tells clients to.
 func Open(ctx context.Context, opts Options) (*Session, error) {
 	if opts.Log == nil {
 		opts.Log = frames.NewLog(nil)
 	}
+	mark := opts.Log.Len()
+	s, err := openOnce(ctx, opts)
+	var ce *ConnectError
+	if err == nil || !opts.Target.DetectSSE || opts.Target.Transport != TransportStreamable || !errors.As(err, &ce) || !refusedStreamable(opts.Log, mark) {
+		return s, err
+	}
+	opts.Log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
+		Note: "jig: " + opts.Target.URL + " refused Streamable HTTP; trying the legacy HTTP+SSE transport (2024-11-05)"})
+	opts.Target.Transport = TransportSSE
+	return openOnce(ctx, opts)
+}
+
+// refusedStreamable reports whether the server answered a POST after frame
+// mark with 400, 404 or 405 and never with success.
+func refusedStreamable(log *frames.Log, mark int) bool {
+	refused := false
+	for i := mark; i < log.Len(); i++ {
+		f := log.Frame(i)
+		if f.Dir != frames.ServerToClient || f.HTTP == nil || f.HTTP.Method != http.MethodPost {
+			continue
+		}
+		switch st := f.HTTP.Status; {
+		case st >= 200 && st < 300:
+			return false
+		case st == 400 || st == 404 || st == 405:
+			refused = true
+		}
+	}
+	return refused
+}
+
+func openOnce(ctx context.Context, opts Options) (*Session, error) {
 	if opts.Grace == 0 {
 		opts.Grace = DefaultGrace
 	}
@@ -229,11 +264,18 @@ func goHook(hook func()) {
 }
 
 func (s *Session) transport() (mcp.Transport, error) {
-	t := s.opts.Target
-	redact := frames.NewRedactor(t.Secrets()...)
+	redact := frames.NewRedactor(s.opts.Target.Secrets()...)
+	t, err := s.opts.Target.Expanded(s.opts.Vars)
+	if err != nil {
+		return nil, err
+	}
 	switch t.Transport {
 	case TransportStdio:
-		p, err := startProcess(t, s.Log, s.opts.Grace, s.opts.Vars)
+		p, err := startProcess(t, s.Log, s.opts.Grace)
+		var ce *ConnectError
+		if errors.As(err, &ce) {
+			ce.Target = s.opts.Target // as given: references, not their values
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -265,11 +307,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 	case TransportStreamable, TransportSSE:
 		headers := http.Header{}
 		for k, v := range t.Headers {
-			ev, missing := expand(v, withVars(s.opts.Vars, os.LookupEnv))
-			if len(missing) > 0 {
-				return nil, &UsageError{fmt.Errorf("header %s: environment variable $%s is not set (export it first)", k, missing[0])}
-			}
-			headers.Add(k, ev)
+			headers.Add(k, v)
 		}
 		tap := &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact, era: s.era}
 		tap.probe.Store((s.opts.ProtocolVersion == "" || EraOf(s.opts.ProtocolVersion) == "stateless") && t.Transport == TransportStreamable)

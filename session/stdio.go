@@ -40,36 +40,21 @@ type process struct {
 	stderrDone chan struct{}
 }
 
-// startProcess starts the target's command with its stdio tapped.
-// Session variables (vars) expand in its arguments, env values and working
-// directory; environment variables only in env values and the directory.
-func startProcess(t Target, log *frames.Log, grace time.Duration, vars map[string]string) (*process, error) {
+// startProcess starts the target's command with its stdio tapped. The
+// target is already expanded (Target.Expanded).
+func startProcess(t Target, log *frames.Log, grace time.Duration) (*process, error) {
 	if len(t.Command) == 0 {
 		return nil, errors.New("no command to run (give it after --, e.g. jig tools -- node server.js)")
 	}
-	argv := make([]string, len(t.Command))
-	for i, a := range t.Command {
-		argv[i], _ = expand(a, withVars(vars, nil))
-	}
-	path, err := exec.LookPath(argv[0])
+	path, err := exec.LookPath(t.Command[0])
 	if err != nil {
-		return nil, &ConnectError{Target: t, Err: fmt.Errorf("cannot find %q: %w (is it installed and on PATH?)", argv[0], err)}
+		return nil, &ConnectError{Target: t, Err: fmt.Errorf("cannot find %q: %w (is it installed and on PATH?)", t.Command[0], err)}
 	}
-	cmd := exec.Command(path, argv[1:]...)
-	if t.Dir != "" {
-		dir, missing := expand(t.Dir, withVars(vars, os.LookupEnv))
-		if len(missing) > 0 {
-			return nil, &UsageError{Err: fmt.Errorf("working directory %s: environment variable $%s is not set", t.Dir, missing[0])}
-		}
-		cmd.Dir = dir
-	}
+	cmd := exec.Command(path, t.Command[1:]...)
+	cmd.Dir = t.Dir
 	cmd.Env = os.Environ()
 	for k, v := range t.Env {
-		ev, missing := expand(v, withVars(vars, os.LookupEnv))
-		if len(missing) > 0 {
-			return nil, &UsageError{Err: fmt.Errorf("env %s: environment variable $%s is not set (export it, or pass the value with --env %s=VALUE)", k, missing[0], k)}
-		}
-		cmd.Env = append(cmd.Env, k+"="+ev)
+		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {

@@ -6,6 +6,7 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -37,6 +38,14 @@ type Target struct {
 	// Config and Server record where the target came from, for display.
 	Config string `json:"config,omitempty"`
 	Server string `json:"server,omitempty"`
+	// Workspace is what ${workspaceFolder} means (a config file's folder).
+	Workspace string `json:"workspace,omitempty"`
+	// DetectSSE lets a URL without a stated transport fall back to the
+	// legacy HTTP+SSE transport when Streamable HTTP is refused.
+	DetectSSE bool `json:"detectSSE,omitempty"`
+	// Inputs are the values of ${input:ID} references (VS Code). They are
+	// secrets as often as not: never written out.
+	Inputs map[string]string `json:"-"`
 }
 
 // String is a short human description of the target.
@@ -54,18 +63,59 @@ func (t Target) String() string {
 	}
 }
 
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+// envRef matches the variable syntaxes of MCP client config files:
+// ${env:NAME} (Cursor, VS Code), ${input:ID} and ${workspaceFolder} and
+// ${userHome} (VS Code), ${NAME} and ${NAME:-default} (Claude Code), and $NAME.
+var envRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{input:([^}]*)\}|\$\{(workspaceFolder|userHome)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
 
-// expand replaces $VAR and ${VAR} with values from the environment. It reports
-// the names it could not resolve so the error can name them.
+// expand replaces $VAR and ${VAR} (and ${env:VAR}, ${VAR:-default}) with
+// values from the environment. It reports the names it could not resolve so
+// the error can name them.
 func expand(s string, lookup func(string) (string, bool)) (string, []string) {
+	return Target{}.expandWith(s, lookup, true)
+}
+
+// expandWith expands every reference in s. bare says whether $NAME counts:
+// in headers and env values it does; in a command's arguments, a URL and a
+// folder only the ${...} forms do, since "$1" or "$HOME" there may be meant
+// literally. missing holds each reference that has no value, as written.
+func (t Target) expandWith(s string, lookup func(string) (string, bool), bare bool) (string, []string) {
 	var missing []string
 	out := envRef.ReplaceAllStringFunc(s, func(m string) string {
-		name := strings.Trim(m, "${}")
-		if v, ok := lookup(name); ok {
-			return v
+		sub := envRef.FindStringSubmatch(m)
+		switch {
+		case sub[1] != "":
+			if v, ok := lookup(sub[1]); ok {
+				return v
+			}
+		case strings.HasPrefix(m, "${input:"):
+			if v, ok := t.Inputs[sub[2]]; ok {
+				return v
+			}
+		case sub[3] == "workspaceFolder":
+			if t.Workspace != "" {
+				return t.Workspace
+			}
+		case sub[3] == "userHome":
+			if h, err := os.UserHomeDir(); err == nil {
+				return h
+			}
+		case sub[4] != "":
+			if v, ok := lookup(sub[4]); ok && (v != "" || sub[5] == "") {
+				return v
+			}
+			if sub[5] != "" {
+				return sub[5][2:]
+			}
+		case sub[6] != "":
+			if !bare {
+				return m
+			}
+			if v, ok := lookup(sub[6]); ok {
+				return v
+			}
 		}
-		missing = append(missing, name)
+		missing = append(missing, m)
 		return m
 	})
 	return out, missing
@@ -84,12 +134,90 @@ func withVars(vars map[string]string, next func(string) (string, bool)) func(str
 	}
 }
 
+// Expanded returns the target with every variable reference replaced, ready
+// to connect. Session variables (Options.Vars) win over the environment. An
+// unresolved reference is a usage error naming the field it is in and how to
+// give it a value.
+//
+// A command typed after -- was expanded by the user's shell already, so in
+// its arguments only session variables expand, and a reference with no value
+// stays as typed; a config file's arguments expand as its client would.
+func (t Target) Expanded(vars map[string]string) (Target, error) {
+	var errs []error
+	env := withVars(vars, os.LookupEnv)
+	field := func(name, v string, bare bool) string {
+		ev, missing := t.expandWith(v, env, bare)
+		for _, m := range missing {
+			errs = append(errs, t.missingError(name, m))
+		}
+		return ev
+	}
+	e := t
+	e.Command = make([]string, len(t.Command))
+	for i, a := range t.Command {
+		name := fmt.Sprintf("args[%d]", i-1)
+		if i == 0 {
+			name = "command"
+		}
+		if t.Config == "" {
+			e.Command[i], _ = t.expandWith(a, withVars(vars, nil), true)
+			continue
+		}
+		e.Command[i] = field(name, a, false)
+	}
+	e.URL = field("url", t.URL, false)
+	e.Dir = field("cwd", t.Dir, true)
+	e.Env = expandMap("env", t.Env, field)
+	e.Headers = expandMap("headers", t.Headers, field)
+	if len(errs) > 0 {
+		return t, &UsageError{errors.Join(errs...)}
+	}
+	return e, nil
+}
+
+func expandMap(what string, m map[string]string, field func(name, v string, bare bool) string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys) // errors in a stable order
+	for _, k := range keys {
+		out[k] = field(what+"."+k, m[k], true)
+	}
+	return out
+}
+
+func (t Target) missingError(field, ref string) error {
+	where := field
+	if t.Server != "" {
+		where = fmt.Sprintf("config %s: server %q: %s", t.Config, t.Server, field)
+	}
+	switch {
+	case strings.HasPrefix(ref, "${input:"):
+		id := strings.TrimSuffix(strings.TrimPrefix(ref, "${input:"), "}")
+		return fmt.Errorf("%s: %s has no value (give it with --input %s=VALUE)", where, ref, id)
+	case ref == "${workspaceFolder}":
+		return fmt.Errorf("%s: %s has no value outside a config file (use --cwd or a full path)", where, ref)
+	}
+	name := strings.Trim(strings.TrimPrefix(ref, "${env:"), "${}")
+	if field == "env" || strings.HasPrefix(field, "env.") {
+		return fmt.Errorf("%s: environment variable $%s is not set (export it, or pass the value with --env %s=VALUE)", where, name, strings.TrimPrefix(field, "env."))
+	}
+	return fmt.Errorf("%s: environment variable $%s is not set (export it first)", where, name)
+}
+
 // Secrets returns the expanded values of every header and env entry the user
-// gave, which transcripts and fixtures must never contain.
+// gave, which transcripts and fixtures must never contain: those given by
+// reference or under a sensitive name, every ${input:...} value, and the
+// expanded value of any argument or URL that held a reference.
 func (t Target) Secrets() []string {
 	var out []string
 	for k, v := range t.Headers {
-		if ev, _ := expand(v, os.LookupEnv); ev != v || isSensitiveName(k) {
+		if ev, _ := t.expandWith(v, os.LookupEnv, true); ev != v || isSensitiveName(k) {
 			out = append(out, ev)
 			// "Bearer abc": the token alone must go too.
 			if i := strings.LastIndexByte(ev, ' '); i >= 0 {
@@ -98,8 +226,25 @@ func (t Target) Secrets() []string {
 		}
 	}
 	for k, v := range t.Env {
-		if ev, _ := expand(v, os.LookupEnv); ev != v || isSensitiveName(k) {
+		if ev, _ := t.expandWith(v, os.LookupEnv, true); ev != v || isSensitiveName(k) {
 			out = append(out, ev)
+		}
+	}
+	for _, v := range t.Inputs {
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	// An argument or URL keeps its literal text; what its ${env:...},
+	// ${input:...} or ${SECRET_NAME} references stood for is secret.
+	for _, v := range append(append([]string{}, t.Command...), t.URL) {
+		for _, m := range envRef.FindAllStringSubmatch(v, -1) {
+			if m[1] == "" && m[2] == "" && !(m[4] != "" && isSensitiveName(m[4])) {
+				continue
+			}
+			if ev, missing := t.expandWith(m[0], os.LookupEnv, false); len(missing) == 0 && ev != "" {
+				out = append(out, ev)
+			}
 		}
 	}
 	return out
@@ -147,72 +292,4 @@ func redactMap(m map[string]string) map[string]string {
 func (t Target) JSON() json.RawMessage {
 	b, _ := json.Marshal(t.Redacted())
 	return b
-}
-
-// configFile is the mcpServers shape shared by Claude Desktop, Cursor and
-// (under "servers") VS Code.
-type configFile struct {
-	MCPServers map[string]configEntry `json:"mcpServers"`
-	Servers    map[string]configEntry `json:"servers"`
-}
-
-type configEntry struct {
-	Command string            `json:"command"`
-	Args    []string          `json:"args"`
-	Env     map[string]string `json:"env"`
-	Cwd     string            `json:"cwd"`
-	URL     string            `json:"url"`
-	Type    string            `json:"type"`
-	Headers map[string]string `json:"headers"`
-}
-
-// LoadConfigTarget reads an mcpServers config file and returns the named
-// server's target. Errors name the file and list the servers it does have.
-func LoadConfigTarget(path, name string) (Target, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return Target{}, fmt.Errorf("config %s: %w", path, err)
-	}
-	var cf configFile
-	if err := json.Unmarshal(data, &cf); err != nil {
-		return Target{}, fmt.Errorf("config %s: not valid JSON: %v (expected {\"mcpServers\": {\"name\": {...}}})", path, err)
-	}
-	all := cf.MCPServers
-	if len(all) == 0 {
-		all = cf.Servers
-	}
-	if len(all) == 0 {
-		return Target{}, fmt.Errorf("config %s: no \"mcpServers\" (or \"servers\") object with entries", path)
-	}
-	names := make([]string, 0, len(all))
-	for n := range all {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	if name == "" {
-		if len(all) == 1 {
-			name = names[0]
-		} else {
-			return Target{}, fmt.Errorf("config %s: several servers (%s); pick one with --server NAME", path, strings.Join(names, ", "))
-		}
-	}
-	e, ok := all[name]
-	if !ok {
-		return Target{}, fmt.Errorf("config %s: no server named %q; it has: %s", path, name, strings.Join(names, ", "))
-	}
-	t := Target{Env: e.Env, Dir: e.Cwd, Headers: e.Headers, Config: path, Server: name}
-	switch {
-	case e.Command != "":
-		t.Transport = TransportStdio
-		t.Command = append([]string{e.Command}, e.Args...)
-	case e.URL != "":
-		t.URL = e.URL
-		t.Transport = TransportStreamable
-		if e.Type == "sse" {
-			t.Transport = TransportSSE
-		}
-	default:
-		return Target{}, fmt.Errorf("config %s: server %q has neither \"command\" nor \"url\"", path, name)
-	}
-	return t, nil
 }

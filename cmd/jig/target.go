@@ -31,6 +31,7 @@ type targetFlags struct {
 	roots        []string
 	record       string
 	noRecord     bool
+	inputs       []string
 }
 
 func (f *targetFlags) bind(cmd *cobra.Command) {
@@ -38,12 +39,13 @@ func (f *targetFlags) bind(cmd *cobra.Command) {
 	fl.BoolVar(&f.demo, "demo", false, "connect to jig's embedded demo server")
 	fl.IntVar(&f.release, "release", 1, "demo server release (2 is the drifted \"new release\")")
 	fl.StringVar(&f.url, "url", "", "HTTP endpoint of the server (Streamable HTTP, or SSE with --transport sse)")
-	fl.StringVar(&f.transport, "transport", "", "http or sse for --url (default http)")
+	fl.StringVar(&f.transport, "transport", "", "http or sse for --url or a --config url entry (default: http; a config entry without \"type\" falls back to sse)")
 	fl.StringArrayVar(&f.headers, "header", nil, "HTTP header 'Name: value' (repeatable; $VAR expands from the environment)")
 	fl.StringArrayVar(&f.env, "env", nil, "environment K=V added for a stdio server (repeatable; $VAR expands)")
 	fl.StringVar(&f.cwd, "cwd", "", "working directory of a stdio server")
-	fl.StringVar(&f.config, "config", "", "an mcpServers config file (Claude Desktop, Cursor, VS Code shape)")
+	fl.StringVar(&f.config, "config", "", "an MCP client's config file (Claude Desktop, Claude Code, Cursor, Windsurf, VS Code)")
 	fl.StringVar(&f.server, "server", "", "the server's name in --config")
+	fl.StringArrayVar(&f.inputs, "input", nil, "ID=VALUE for a ${input:ID} in --config (VS Code inputs; repeatable)")
 	fl.StringVar(&f.protocol, "protocol-version", "auto", "auto|"+strings.Join(session.ProtocolVersions[1:], "|"))
 	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time allowed to connect and for each call")
 	fl.DurationVar(&f.grace, "grace", session.DefaultGrace, "time a stdio server gets to exit after stdin closes, before SIGTERM and then SIGKILL")
@@ -112,6 +114,9 @@ func (f *targetFlags) rootList() ([]session.Root, error) {
 
 // chooseTarget is the one server the flags or the command after -- name.
 func (f *targetFlags) chooseTarget(command []string) (session.Target, error) {
+	if len(f.inputs) > 0 && f.config == "" {
+		return session.Target{}, usageErr("--input only applies to --config files that use ${input:ID}")
+	}
 	n := 0
 	for _, given := range []bool{f.demo, f.url != "", f.config != "", len(command) > 0} {
 		if given {
@@ -130,22 +135,56 @@ func (f *targetFlags) chooseTarget(command []string) (session.Target, error) {
 		return session.Target{Transport: session.TransportDemo, Release: f.release}, nil
 	case f.url != "":
 		t := session.Target{Transport: session.TransportStreamable, URL: f.url}
-		switch f.transport {
-		case "", "http", "streamable", "streamable-http":
-		case "sse":
-			t.Transport = session.TransportSSE
-		default:
-			return session.Target{}, usageErr("--transport %q: use http (Streamable HTTP) or sse", f.transport)
-		}
-		return t, nil
+		return t, f.httpTransport(&t)
 	case f.config != "":
 		t, err := session.LoadConfigTarget(f.config, f.server)
 		if err != nil {
 			return session.Target{}, &session.UsageError{Err: err}
 		}
-		return t, nil
+		if f.transport != "" {
+			if t.URL == "" {
+				return session.Target{}, usageErr("--transport %s: server %q in %s runs a command, not a URL", f.transport, t.Server, f.config)
+			}
+			if err := f.httpTransport(&t); err != nil {
+				return session.Target{}, err
+			}
+		}
+		return t, f.addInputs(&t)
 	}
+
 	return session.Target{Transport: session.TransportStdio, Command: command}, nil
+}
+
+// httpTransport applies --transport to an HTTP target: it names the
+// transport, so no fallback is tried.
+func (f *targetFlags) httpTransport(t *session.Target) error {
+	switch f.transport {
+	case "":
+		return nil
+	case "http", "streamable", "streamable-http":
+		t.Transport = session.TransportStreamable
+	case "sse":
+		t.Transport = session.TransportSSE
+	default:
+		return usageErr("--transport %q: use http (Streamable HTTP) or sse", f.transport)
+	}
+	t.DetectSSE = false
+	return nil
+}
+
+// addInputs gives a config target's ${input:ID} references their values.
+func (f *targetFlags) addInputs(t *session.Target) error {
+	for _, in := range f.inputs {
+		id, v, ok := strings.Cut(in, "=")
+		if !ok || id == "" {
+			return usageErr("--input %q: expected ID=VALUE", in)
+		}
+		if t.Inputs == nil {
+			t.Inputs = map[string]string{}
+		}
+		t.Inputs[id] = v
+	}
+	return nil
 }
 
 // addHeaders sets --header values on an HTTP target.
