@@ -191,7 +191,7 @@ func openOnce(ctx context.Context, opts Options) (*Session, error) {
 		s.Close()
 		what, answered := probeAnswer(s.Log)
 		if !answered {
-			return nil, s.connectError(ctx, connectCtx, errors.New(what), "handshake failed")
+			return nil, s.connectError(ctx, connectCtx, errors.New(what), "handshake failed", 0)
 		}
 		return nil, &ConnectError{Target: opts.Target, Err: fmt.Errorf("the server does not speak protocol %s, which --protocol-version named: %s (use --protocol-version auto to accept what it speaks)", opts.ProtocolVersion, what)}
 	}
