@@ -356,19 +356,6 @@ func jsonError(raw []byte) string {
 	return "invalid JSON: " + err.Error()
 }
 
-// Pretty returns the frame's JSON indented for reading, or the raw bytes when
-// they are not JSON.
-func (f *Frame) Pretty() []byte {
-	if !json.Valid(f.Raw) {
-		return f.Raw
-	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, f.Raw, "", "  "); err != nil {
-		return f.Raw
-	}
-	return buf.Bytes()
-}
-
 // AnswerIDs returns the ids of the responses a frame carries that a peer
 // could not act on (Dispatchable is false): the id of response-shaped bytes
 // that are not a valid message, and of each response inside a batch. A

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // The root's side of the resources and prompts panes: listing them when
@@ -209,7 +211,7 @@ func promptArguments(text string) (map[string]string, error) {
 	for _, n := range names {
 		var s string
 		if json.Unmarshal(loose[n], &s) != nil {
-			return nil, fmt.Errorf("argument %q is %s, not a string (prompt arguments are strings; quote it)", n, compact(loose[n]))
+			return nil, fmt.Errorf("argument %q is %s, not a string (prompt arguments are strings; quote it)", n, frames.CompactString(loose[n]))
 		}
 	}
 	return nil, fmt.Errorf("the arguments must be a JSON object of strings")

@@ -8,6 +8,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // A catalog is what the resources and prompts panes share: a list the
@@ -198,7 +200,7 @@ func (c *catalog[T]) syncDetail(force bool) {
 		}
 	case c.raw:
 		b.line(roleHeading, "raw JSON as listed")
-		pr, _ := pretty(*c.kind.raw(it))
+		pr, _ := frames.Indent(*c.kind.raw(it))
 		b.bytes(pr)
 	default:
 		c.kind.writeDetail(&b, it, c.width)

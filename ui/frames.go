@@ -301,7 +301,7 @@ func (p *framesPane) syncBody() {
 	mode := "raw bytes"
 	if !p.showRaw && f.Kind != frames.KindStderr && f.Kind != frames.KindInvalid {
 		var ok bool
-		if data, ok = pretty(data); ok {
+		if data, ok = frames.Indent(data); ok {
 			mode = "pretty-printed"
 		}
 	}
@@ -778,7 +778,7 @@ func notificationGist(method string, body []byte) string {
 	pr := env.Params
 	switch method {
 	case "notifications/message":
-		text := compact(pr.Data)
+		text := frames.CompactString(pr.Data)
 		var str string
 		if json.Unmarshal(pr.Data, &str) == nil {
 			text = str
@@ -789,17 +789,17 @@ func notificationGist(method string, body []byte) string {
 		}
 		return fmt.Sprintf("%s%s: %s", strings.ToUpper(orUnknown(pr.Level)), logger, sanitize([]byte(text)))
 	case "notifications/progress":
-		s := "progress " + compact(pr.Progress)
+		s := "progress " + frames.CompactString(pr.Progress)
 		if len(pr.Total) > 0 {
-			s += "/" + compact(pr.Total)
+			s += "/" + frames.CompactString(pr.Total)
 		}
-		s += " token=" + compact(pr.ProgressToken)
+		s += " token=" + frames.CompactString(pr.ProgressToken)
 		if pr.Message != "" {
 			s += " " + pr.Message
 		}
 		return s
 	case "notifications/cancelled":
-		s := "cancelled requestId=" + compact(pr.RequestID)
+		s := "cancelled requestId=" + frames.CompactString(pr.RequestID)
 		if pr.Reason != "" {
 			s += " (" + pr.Reason + ")"
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
 )
 
@@ -176,7 +177,7 @@ func infoDoc(info session.Info, width int) *doc {
 	}
 	b.line(rolePlain, "")
 	b.line(roleHeading, "Capabilities the server declared")
-	pr, _ := pretty(info.ServerCapabilities)
+	pr, _ := frames.Indent(info.ServerCapabilities)
 	if len(pr) == 0 {
 		pr = []byte("(none)")
 	}

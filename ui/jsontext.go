@@ -7,101 +7,19 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/mcpjig/jig/frames"
 )
 
-// pretty indents a JSON text for reading; anything else comes back as is.
-func pretty(raw []byte) ([]byte, bool) {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
-		return raw, false
+// jsonText is a text block's content indented for reading when it is a JSON
+// object or array, the kind of text that is worth labelling as JSON: a bare
+// "42" or "true" is shown as the text it is.
+func jsonText(text string) ([]byte, bool) {
+	t := strings.Trim(text, " \t\r\n")
+	if t == "" || t[0] != '{' && t[0] != '[' {
+		return []byte(text), false
 	}
-	if out, ok := indent(t); ok {
-		return out, true
-	}
-	var buf bytes.Buffer
-	buf.Grow(len(t) + len(t)/2)
-	if err := json.Indent(&buf, t, "", "  "); err != nil {
-		return raw, false
-	}
-	return buf.Bytes(), true
-}
-
-// indent is json.Indent(dst, t, "", "  ") for valid JSON, several times
-// faster: strings are skipped with IndexAny rather than walked byte by byte
-// through a validating state machine, which matters when a 10 MB frame is
-// opened. It checks only that brackets balance and strings close; on
-// anything it does not expect it gives up, and pretty falls back to
-// json.Indent, which validates and says no.
-func indent(t []byte) ([]byte, bool) {
-	out := make([]byte, 0, len(t)+len(t)/2)
-	depth := 0
-	newline := func() {
-		out = append(out, '\n')
-		for range depth {
-			out = append(out, ' ', ' ')
-		}
-	}
-	nextSignificant := func(i int) byte {
-		for ; i < len(t); i++ {
-			if c := t[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-				return c
-			}
-		}
-		return 0
-	}
-	for i := 0; i < len(t); i++ {
-		switch c := t[i]; c {
-		case ' ', '\t', '\n', '\r':
-		case '"':
-			j := i + 1
-			for {
-				k := bytes.IndexAny(t[j:], "\"\\")
-				if k < 0 {
-					return nil, false
-				}
-				j += k
-				if t[j] == '"' {
-					break
-				}
-				j += 2
-				if j > len(t) {
-					return nil, false
-				}
-			}
-			out = append(out, t[i:j+1]...)
-			i = j
-		case '{', '[':
-			out = append(out, c)
-			closer := byte('}')
-			if c == '[' {
-				closer = ']'
-			}
-			if nextSignificant(i+1) == closer {
-				// json.Indent keeps empty objects and arrays on one line.
-				for i++; t[i] != closer; i++ {
-				}
-				out = append(out, closer)
-				continue
-			}
-			depth++
-			newline()
-		case '}', ']':
-			depth--
-			if depth < 0 {
-				return nil, false
-			}
-			newline()
-			out = append(out, c)
-		case ',':
-			out = append(out, c)
-			newline()
-		case ':':
-			out = append(out, ':', ' ')
-		default:
-			out = append(out, c)
-		}
-	}
-	return out, depth == 0
+	return frames.Indent([]byte(text))
 }
 
 // A jsonProblem says where a JSON text breaks, for people: line and column
@@ -193,15 +111,6 @@ func members(raw json.RawMessage) []member {
 		out = append(out, member{k, v})
 	}
 	return out
-}
-
-// compact renders a small JSON value on one line.
-func compact(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
-		return string(raw)
-	}
-	return buf.String()
 }
 
 // isNull reports whether raw is absent or JSON null.

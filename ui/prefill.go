@@ -3,6 +3,8 @@ package ui
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // prefill writes the arguments a call starts from: every required property
@@ -43,11 +45,11 @@ func prefillObject(n *schemaNode, indent string, depth int) string {
 func prefillValue(n *schemaNode, indent string, depth int) string {
 	switch {
 	case !isNull(n.Default):
-		return compact(n.Default)
+		return frames.CompactString(n.Default)
 	case !isNull(n.Const):
-		return compact(n.Const)
+		return frames.CompactString(n.Const)
 	case len(n.Enum) > 0:
-		return compact(n.Enum[0])
+		return frames.CompactString(n.Enum[0])
 	}
 	ts := n.types()
 	t := ""

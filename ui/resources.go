@@ -246,7 +246,7 @@ func writeResourceLike(b *docBuilder, r resourceFields, width int, hint string) 
 	if !isNull(r.annotations) {
 		b.line(rolePlain, "")
 		b.line(roleLabel, "annotations")
-		pr, _ := pretty(r.annotations)
+		pr, _ := frames.Indent(r.annotations)
 		b.bytes(pr)
 	}
 	b.line(rolePlain, "")

@@ -404,7 +404,7 @@ func (c *call) rawDoc() *doc {
 		return b.doc()
 	}
 	b.linef(roleMuted, "response frame #%d, %s as received (pretty-printed; the frames pane has the raw bytes)", c.ex.Response.Seq, frames.HumanSize(c.ex.Response.Size()))
-	pr, _ := pretty(c.ex.Response.Raw)
+	pr, _ := frames.Indent(c.ex.Response.Raw)
 	b.bytes(pr)
 	if c.done {
 		c.raw = b.doc()
@@ -460,7 +460,7 @@ func (c *call) writeHead(b *docBuilder) {
 }
 
 func oneLine(s string, limit int) string {
-	s = compact(json.RawMessage(s))
+	s = frames.CompactString(json.RawMessage(s))
 	if len(s) > limit {
 		s = s[:limit] + "…"
 	}
@@ -487,7 +487,7 @@ func (c *call) writeOutcome(b *docBuilder) (partial bool) {
 		if len(rpc.Raw) > 0 {
 			b.line(rolePlain, "")
 			b.line(roleLabel, "error")
-			pr, _ := pretty(rpc.Raw)
+			pr, _ := frames.Indent(rpc.Raw)
 			b.bytes(pr)
 		}
 		return false
@@ -605,7 +605,7 @@ func writeResult(b *docBuilder, result, output json.RawMessage) (partial bool) {
 	var r resultBody
 	if err := json.Unmarshal(result, &r); err != nil {
 		b.line(roleError, "the result is not a CallToolResult object: "+err.Error())
-		pr, _ := pretty(result)
+		pr, _ := frames.Indent(result)
 		b.bytes(pr)
 		return false
 	}
@@ -625,7 +625,7 @@ func writeResult(b *docBuilder, result, output json.RawMessage) (partial bool) {
 	if !isNull(r.StructuredContent) {
 		b.line(rolePlain, "")
 		b.line(roleLabel, "structuredContent")
-		pr, _ := pretty(r.StructuredContent)
+		pr, _ := frames.Indent(r.StructuredContent)
 		b.bytes(pr)
 	}
 	if !isNull(output) {
@@ -653,7 +653,7 @@ func writeResult(b *docBuilder, result, output json.RawMessage) (partial bool) {
 	if !isNull(r.Meta) {
 		b.line(rolePlain, "")
 		b.line(roleLabel, "_meta")
-		pr, _ := pretty(r.Meta)
+		pr, _ := frames.Indent(r.Meta)
 		b.bytes(pr)
 	}
 	return partial
@@ -662,7 +662,7 @@ func writeResult(b *docBuilder, result, output json.RawMessage) (partial bool) {
 func writeBlock(b *docBuilder, i int, blk contentBlock, raw json.RawMessage) {
 	switch blk.Type {
 	case "text":
-		pr, isJSON := pretty([]byte(blk.Text))
+		pr, isJSON := jsonText(blk.Text)
 		kind := "text"
 		if isJSON {
 			kind = "text (JSON, pretty-printed)"
@@ -695,14 +695,14 @@ func writeBlock(b *docBuilder, i int, blk contentBlock, raw json.RawMessage) {
 		switch {
 		case res.Text != nil:
 			b.linef(roleHeading, "[%d] embedded resource %s · %s · text %s", i, res.URI, orUnknown(res.MimeType), frames.HumanSize(len(*res.Text)))
-			pr, _ := pretty([]byte(*res.Text))
+			pr, _ := jsonText(*res.Text)
 			b.bytes(pr)
 		default:
 			b.linef(roleHeading, "[%d] embedded resource %s · %s · blob %s decoded", i, res.URI, orUnknown(res.MimeType), frames.HumanSize(len(res.Blob)*3/4))
 		}
 	default:
 		b.linef(roleHeading, "[%d] %s (unknown content type, shown as sent)", i, orUnknown(blk.Type))
-		pr, _ := pretty(raw)
+		pr, _ := frames.Indent(raw)
 		b.bytes(pr)
 	}
 }
@@ -723,7 +723,7 @@ func writeReadResult(b *docBuilder, result json.RawMessage) {
 	}
 	if err := json.Unmarshal(result, &r); err != nil {
 		b.line(roleError, "the result is not a ReadResourceResult object: "+err.Error())
-		pr, _ := pretty(result)
+		pr, _ := frames.Indent(result)
 		b.bytes(pr)
 		return
 	}
@@ -732,7 +732,7 @@ func writeReadResult(b *docBuilder, result json.RawMessage) {
 	for i, c := range r.Contents {
 		switch {
 		case c.Text != nil:
-			pr, isJSON := pretty([]byte(*c.Text))
+			pr, isJSON := jsonText(*c.Text)
 			kind := "text"
 			if isJSON {
 				kind = "text (JSON, pretty-printed)"
@@ -746,14 +746,14 @@ func writeReadResult(b *docBuilder, result json.RawMessage) {
 		}
 		if !isNull(c.Meta) {
 			b.line(roleLabel, "    _meta")
-			pr, _ := pretty(c.Meta)
+			pr, _ := frames.Indent(c.Meta)
 			b.bytes(pr)
 		}
 	}
 	if !isNull(r.Meta) {
 		b.line(rolePlain, "")
 		b.line(roleLabel, "_meta")
-		pr, _ := pretty(r.Meta)
+		pr, _ := frames.Indent(r.Meta)
 		b.bytes(pr)
 	}
 }
@@ -771,7 +771,7 @@ func writePromptResult(b *docBuilder, result json.RawMessage) {
 	}
 	if err := json.Unmarshal(result, &r); err != nil {
 		b.line(roleError, "the result is not a GetPromptResult object: "+err.Error())
-		pr, _ := pretty(result)
+		pr, _ := frames.Indent(result)
 		b.bytes(pr)
 		return
 	}
@@ -790,7 +790,7 @@ func writePromptResult(b *docBuilder, result json.RawMessage) {
 	if !isNull(r.Meta) {
 		b.line(rolePlain, "")
 		b.line(roleLabel, "_meta")
-		pr, _ := pretty(r.Meta)
+		pr, _ := frames.Indent(r.Meta)
 		b.bytes(pr)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // A schemaNode is the part of a JSON Schema that jig shows to people.
@@ -113,15 +115,15 @@ func (n *schemaNode) constraints() []string {
 	if len(n.Enum) > 0 {
 		var vs []string
 		for _, e := range n.Enum {
-			vs = append(vs, compact(e))
+			vs = append(vs, frames.CompactString(e))
 		}
 		out = append(out, "one of "+strings.Join(vs, " | "))
 	}
 	if !isNull(n.Const) {
-		out = append(out, "const "+compact(n.Const))
+		out = append(out, "const "+frames.CompactString(n.Const))
 	}
 	if !isNull(n.Default) {
-		out = append(out, "default "+compact(n.Default))
+		out = append(out, "default "+frames.CompactString(n.Default))
 	}
 	if n.Minimum != nil {
 		out = append(out, fmt.Sprintf("≥ %v", *n.Minimum))
@@ -160,7 +162,7 @@ func bounds(lo, hi *int) string {
 func writeSchema(b *docBuilder, raw json.RawMessage, width int) {
 	n, ok := parseSchema(raw)
 	if !ok {
-		b.line(roleMuted, "  (not a JSON object: "+compact(raw)+")")
+		b.line(roleMuted, "  (not a JSON object: "+frames.CompactString(raw)+")")
 		return
 	}
 	head := "  " + n.typeString()
@@ -189,7 +191,7 @@ func writeProperties(b *docBuilder, n *schemaNode, indent string, width, depth i
 	for _, p := range props {
 		c, ok := parseSchema(p.value)
 		if !ok {
-			b.line(rolePlain, indent+"○ "+p.key+"  "+compact(p.value))
+			b.line(rolePlain, indent+"○ "+p.key+"  "+frames.CompactString(p.value))
 			continue
 		}
 		mark, r := "○ ", rolePlain

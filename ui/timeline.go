@@ -313,17 +313,17 @@ func (p *framesPane) renderedDoc(i int) (*doc, string) {
 	case env.Error != nil:
 		b.linef(roleRPCError, " ✗ JSON-RPC ERROR %d: %s ", env.Error.Code, env.Error.Message)
 		if !isNull(env.Error.Data) {
-			pr, _ := pretty(env.Error.Data)
+			pr, _ := frames.Indent(env.Error.Data)
 			b.bytes(pr)
 		}
 	case !isNull(env.Result):
 		b.line(roleLabel, f.Method+" result")
-		pr, _ := pretty(env.Result)
+		pr, _ := frames.Indent(env.Result)
 		b.bytes(pr)
 	default:
 		b.line(roleLabel, f.Method+" params")
 		if !isNull(env.Params) {
-			pr, _ := pretty(env.Params)
+			pr, _ := frames.Indent(env.Params)
 			b.bytes(pr)
 		}
 	}
@@ -343,7 +343,7 @@ func writeRecordedCall(b *docBuilder, c fixture.Call) {
 		_ = json.Unmarshal(c.Error, &e)
 		b.linef(roleRPCError, " ✗ JSON-RPC ERROR %d: %s ", e.Code, e.Message)
 		b.line(roleMuted, "The server refused the request itself: there is no result and no content.")
-		pr, _ := pretty(c.Error)
+		pr, _ := frames.Indent(c.Error)
 		b.bytes(pr)
 	case len(c.Result) > 0:
 		if isErr, _ := resultFlags(c.Result); isErr {

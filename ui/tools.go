@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // A change marks what the last re-listing did to a tool.
@@ -114,7 +116,7 @@ func (p *toolsPane) setTools(raw []json.RawMessage, typed []*mcp.Tool, first boo
 		if !first {
 			if o, ok := old[t.Name]; !ok {
 				t.mark, nAdded = added, nAdded+1
-			} else if compact(o.raw) != compact(r) {
+			} else if frames.CompactString(o.raw) != frames.CompactString(r) {
 				t.mark, nChanged = changed, nChanged+1
 			}
 		}
@@ -326,7 +328,7 @@ func (p *toolsPane) syncDetail(force bool) {
 		b.line(roleMuted, "No tool matches the filter.")
 	case p.raw:
 		b.line(roleHeading, t.Name+" — raw JSON as listed")
-		pr, _ := pretty(t.raw)
+		pr, _ := frames.Indent(t.raw)
 		b.bytes(pr)
 	default:
 		writeToolDetail(&b, t, p.width)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/schema"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/replay"
@@ -366,15 +367,8 @@ func printResult(w io.Writer, ex *session.Exchange) {
 }
 
 func prettyIfJSON(s string) string {
-	t := strings.TrimSpace(s)
-	if !(strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) || !json.Valid([]byte(t)) {
-		return s
-	}
-	var buf bytes.Buffer
-	if json.Indent(&buf, []byte(t), "", "  ") != nil {
-		return s
-	}
-	return buf.String()
+	out, _ := frames.Indent([]byte(s))
+	return string(out)
 }
 
 func indent(s string) string {
