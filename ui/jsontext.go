@@ -7,20 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/mcpjig/jig/frames"
 )
-
-// jsonText is a text block's content indented for reading when it is a JSON
-// object or array, the kind of text that is worth labelling as JSON: a bare
-// "42" or "true" is shown as the text it is.
-func jsonText(text string) ([]byte, bool) {
-	t := strings.Trim(text, " \t\r\n")
-	if t == "" || t[0] != '{' && t[0] != '[' {
-		return []byte(text), false
-	}
-	return frames.Indent([]byte(text))
-}
 
 // A jsonProblem says where a JSON text breaks, for people: line and column
 // (1-based, columns in characters) and what went wrong.

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +16,7 @@ import (
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/frames/schema"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/content"
 )
 
 // A call is one request of the session (a tools/call, a resources/read or
@@ -328,13 +328,7 @@ func (c *call) classify() outcome {
 	case c.err != nil:
 		return outcomeFailed
 	}
-	if !c.isTool() || c.ex == nil || !bytes.Contains(c.ex.Result, []byte(`"isError"`)) {
-		return outcomeOK // the cheap look spares parsing a 10 MB result
-	}
-	var r struct {
-		IsError bool `json:"isError"`
-	}
-	if json.Unmarshal(c.ex.Result, &r) == nil && r.IsError {
+	if c.isTool() && c.ex != nil && content.IsError(c.ex.Result) {
 		return outcomeToolError
 	}
 	return outcomeOK
@@ -527,13 +521,13 @@ func (c *call) writeOutcome(b *docBuilder) (partial bool) {
 	c.writeProgress(b)
 	switch c.method {
 	case methodReadResource:
-		writeReadResult(b, c.ex.Result)
+		content.RenderRead(contentDoc{b}, c.ex.Result)
 		return false
 	case methodGetPrompt:
-		writePromptResult(b, c.ex.Result)
+		content.RenderPrompt(contentDoc{b}, c.ex.Result)
 		return false
 	}
-	return writeResult(b, c.ex.Result, c.output)
+	return content.RenderTool(contentDoc{b}, c.ex.Result, c.output)
 }
 
 // writeOpen is an open call: waiting, with its progress so far.
@@ -572,228 +566,18 @@ func progressBar(p session.Progress) string {
 	return fmt.Sprintf(" [%s%s] %d%%", strings.Repeat("█", n), strings.Repeat("░", 10-n), int(p.Progress/p.Total*100+0.5))
 }
 
-// resultBody is the part of a CallToolResult jig reads.
-type resultBody struct {
-	Content           []json.RawMessage `json:"content"`
-	StructuredContent json.RawMessage   `json:"structuredContent"`
-	IsError           bool              `json:"isError"`
-	Meta              json.RawMessage   `json:"_meta"`
+// contentDoc draws the shared rendering of results (package content) into
+// a doc, in the TUI's roles.
+type contentDoc struct{ b *docBuilder }
+
+var contentRoles = [...]role{
+	content.Plain: rolePlain, content.Heading: roleHeading, content.Label: roleLabel, content.Muted: roleMuted,
+	content.OK: roleOK, content.Warn: roleWarn, content.Error: roleError, content.Partial: rolePartial,
+	content.Violation: roleViolation,
 }
 
-type contentBlock struct {
-	Type        string `json:"type"`
-	Text        string `json:"text"`
-	MimeType    string `json:"mimeType"`
-	Data        string `json:"data"`
-	URI         string `json:"uri"`
-	Name        string `json:"name"`
-	Title       string `json:"title"`
-	Description string `json:"description"`
-	Size        *int64 `json:"size"`
-	Resource    *struct {
-		URI      string  `json:"uri"`
-		MimeType string  `json:"mimeType"`
-		Text     *string `json:"text"`
-		Blob     string  `json:"blob"`
-	} `json:"resource"`
-}
-
-// writeResult renders content blocks by type, structuredContent checked
-// against the output schema, and flags partial results wherever they are
-// signalled. It reports whether the result is partial.
-func writeResult(b *docBuilder, result, output json.RawMessage) (partial bool) {
-	var r resultBody
-	if err := json.Unmarshal(result, &r); err != nil {
-		b.line(roleError, "the result is not a CallToolResult object: "+err.Error())
-		pr, _ := frames.Indent(result)
-		b.bytes(pr)
-		return false
-	}
-	blocks := make([]contentBlock, len(r.Content))
-	for i, c := range r.Content {
-		_ = json.Unmarshal(c, &blocks[i])
-	}
-	if flags := session.PartialMarkers(result); len(flags) > 0 {
-		b.line(rolePartial, " ⚠ PARTIAL RESULT: "+strings.Join(flags, ", ")+" — this is not the complete set ")
-		partial = true
-	}
-	b.line(rolePlain, "")
-	b.linef(roleLabel, "content: %d block%s", len(r.Content), plural(len(r.Content)))
-	for i, blk := range blocks {
-		writeBlock(b, i, blk, r.Content[i])
-	}
-	if !isNull(r.StructuredContent) {
-		b.line(rolePlain, "")
-		b.line(roleLabel, "structuredContent")
-		pr, _ := frames.Indent(r.StructuredContent)
-		b.bytes(pr)
-	}
-	if !isNull(output) {
-		b.line(rolePlain, "")
-		switch {
-		case isNull(r.StructuredContent) && r.IsError:
-			b.line(roleMuted, "outputSchema: not checked (isError results need no structuredContent)")
-		case isNull(r.StructuredContent):
-			b.line(roleViolation, "✗ the tool declares an outputSchema but the result has no structuredContent")
-		default:
-			vs, err := schema.Validate(output, r.StructuredContent)
-			switch {
-			case err != nil:
-				b.line(roleWarn, "! the outputSchema does not compile: "+err.Error())
-			case len(vs) == 0:
-				b.line(roleOK, "✓ structuredContent matches the tool's outputSchema")
-			default:
-				b.linef(roleViolation, "✗ structuredContent violates the tool's outputSchema (%d):", len(vs))
-				for _, v := range vs {
-					b.line(roleViolation, "  "+v.String())
-				}
-			}
-		}
-	}
-	if !isNull(r.Meta) {
-		b.line(rolePlain, "")
-		b.line(roleLabel, "_meta")
-		pr, _ := frames.Indent(r.Meta)
-		b.bytes(pr)
-	}
-	return partial
-}
-
-func writeBlock(b *docBuilder, i int, blk contentBlock, raw json.RawMessage) {
-	switch blk.Type {
-	case "text":
-		pr, isJSON := jsonText(blk.Text)
-		kind := "text"
-		if isJSON {
-			kind = "text (JSON, pretty-printed)"
-		}
-		b.linef(roleHeading, "[%d] %s · %s", i, kind, frames.HumanSize(len(blk.Text)))
-		b.bytes(pr)
-	case "image", "audio":
-		b.linef(roleHeading, "[%d] %s · %s · %s decoded (%s base64)", i, blk.Type, orUnknown(blk.MimeType), frames.HumanSize(len(blk.Data)*3/4), frames.HumanSize(len(blk.Data)))
-	case "resource_link":
-		b.linef(roleHeading, "[%d] resource link", i)
-		b.line(rolePlain, "    uri  "+blk.URI)
-		if blk.Name != "" || blk.Title != "" {
-			b.line(rolePlain, "    name "+strings.TrimSpace(blk.Name+" "+blk.Title))
-		}
-		if blk.MimeType != "" {
-			b.line(rolePlain, "    mime "+blk.MimeType)
-		}
-		if blk.Size != nil {
-			b.line(rolePlain, "    size "+frames.HumanSize(int(*blk.Size)))
-		}
-		if blk.Description != "" {
-			b.line(roleMuted, "    "+blk.Description)
-		}
-	case "resource":
-		if blk.Resource == nil {
-			b.linef(roleViolation, "[%d] embedded resource without a resource member", i)
-			break
-		}
-		res := blk.Resource
-		switch {
-		case res.Text != nil:
-			b.linef(roleHeading, "[%d] embedded resource %s · %s · text %s", i, res.URI, orUnknown(res.MimeType), frames.HumanSize(len(*res.Text)))
-			pr, _ := jsonText(*res.Text)
-			b.bytes(pr)
-		default:
-			b.linef(roleHeading, "[%d] embedded resource %s · %s · blob %s decoded", i, res.URI, orUnknown(res.MimeType), frames.HumanSize(len(res.Blob)*3/4))
-		}
-	default:
-		b.linef(roleHeading, "[%d] %s (unknown content type, shown as sent)", i, orUnknown(blk.Type))
-		pr, _ := frames.Indent(raw)
-		b.bytes(pr)
-	}
-}
-
-// writeReadResult renders a ReadResourceResult: each content item with
-// its URI and MIME type, text pretty-printed when it is JSON, a blob
-// summarised by its size.
-func writeReadResult(b *docBuilder, result json.RawMessage) {
-	var r struct {
-		Contents []struct {
-			URI      string          `json:"uri"`
-			MimeType string          `json:"mimeType"`
-			Text     *string         `json:"text"`
-			Blob     *string         `json:"blob"`
-			Meta     json.RawMessage `json:"_meta"`
-		} `json:"contents"`
-		Meta json.RawMessage `json:"_meta"`
-	}
-	if err := json.Unmarshal(result, &r); err != nil {
-		b.line(roleError, "the result is not a ReadResourceResult object: "+err.Error())
-		pr, _ := frames.Indent(result)
-		b.bytes(pr)
-		return
-	}
-	b.line(rolePlain, "")
-	b.linef(roleLabel, "contents: %d item%s", len(r.Contents), plural(len(r.Contents)))
-	for i, c := range r.Contents {
-		switch {
-		case c.Text != nil:
-			pr, isJSON := jsonText(*c.Text)
-			kind := "text"
-			if isJSON {
-				kind = "text (JSON, pretty-printed)"
-			}
-			b.linef(roleHeading, "[%d] %s · %s · %s %s", i, c.URI, orUnknown(c.MimeType), kind, frames.HumanSize(len(*c.Text)))
-			b.bytes(pr)
-		case c.Blob != nil:
-			b.linef(roleHeading, "[%d] %s · %s · blob %s decoded (%s base64)", i, c.URI, orUnknown(c.MimeType), frames.HumanSize(len(*c.Blob)*3/4), frames.HumanSize(len(*c.Blob)))
-		default:
-			b.linef(roleViolation, "[%d] %s · %s · neither text nor blob", i, c.URI, orUnknown(c.MimeType))
-		}
-		if !isNull(c.Meta) {
-			b.line(roleLabel, "    _meta")
-			pr, _ := frames.Indent(c.Meta)
-			b.bytes(pr)
-		}
-	}
-	if !isNull(r.Meta) {
-		b.line(rolePlain, "")
-		b.line(roleLabel, "_meta")
-		pr, _ := frames.Indent(r.Meta)
-		b.bytes(pr)
-	}
-}
-
-// writePromptResult renders a GetPromptResult: its description, then each
-// message's role and content, drawn by content type like a tool's.
-func writePromptResult(b *docBuilder, result json.RawMessage) {
-	var r struct {
-		Description string `json:"description"`
-		Messages    []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-		Meta json.RawMessage `json:"_meta"`
-	}
-	if err := json.Unmarshal(result, &r); err != nil {
-		b.line(roleError, "the result is not a GetPromptResult object: "+err.Error())
-		pr, _ := frames.Indent(result)
-		b.bytes(pr)
-		return
-	}
-	if r.Description != "" {
-		b.line(rolePlain, "")
-		b.line(rolePlain, r.Description)
-	}
-	b.line(rolePlain, "")
-	b.linef(roleLabel, "messages: %d", len(r.Messages))
-	for i, m := range r.Messages {
-		b.linef(roleLabel, "── %d · %s", i, orUnknown(m.Role))
-		var blk contentBlock
-		_ = json.Unmarshal(m.Content, &blk)
-		writeBlock(b, i, blk, m.Content)
-	}
-	if !isNull(r.Meta) {
-		b.line(rolePlain, "")
-		b.line(roleLabel, "_meta")
-		pr, _ := frames.Indent(r.Meta)
-		b.bytes(pr)
-	}
-}
+func (d contentDoc) Line(r content.Role, text string) { d.b.line(contentRoles[r], text) }
+func (d contentDoc) Body(p []byte)                    { d.b.bytes(p) }
 
 func orUnknown(s string) string {
 	if s == "" {

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/session/content"
 )
 
 // Stepping through a recording by call rather than by frame: the timeline
@@ -255,17 +255,13 @@ func (p *framesPane) outcomeMark(j int) (string, lipgloss.Style) {
 }
 
 // resultFlags reads whether a tools/call result reports a tool error and
-// whether it flags itself as incomplete, the way the result pane does.
+// whether it flags itself as incomplete, as the result pane says it.
 func resultFlags(result json.RawMessage) (isError, partial bool) {
-	var b docBuilder
-	partial = writeResult(&b, result, nil)
-	if bytes.Contains(result, []byte(`"isError"`)) {
-		var r struct {
-			IsError bool `json:"isError"`
-		}
-		isError = json.Unmarshal(result, &r) == nil && r.IsError
+	r, err := content.DecodeToolResult(result)
+	if err != nil {
+		return false, false
 	}
-	return isError, partial
+	return r.IsError, len(r.Partial) > 0
 }
 
 // renderedDoc is frame i read for meaning rather than bytes: a tools/call
@@ -355,7 +351,7 @@ func writeRecordedCall(b *docBuilder, c fixture.Call) {
 			OutputSchema json.RawMessage `json:"outputSchema"`
 		}
 		_ = json.Unmarshal(c.Tool, &def)
-		writeResult(b, c.Result, def.OutputSchema)
+		content.RenderTool(contentDoc{b}, c.Result, def.OutputSchema)
 	default:
 		b.line(roleMuted, "no response was recorded")
 	}
