@@ -14,9 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/schema"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/content"
 	"github.com/mcpjig/jig/session/replay"
 )
 
@@ -314,62 +314,29 @@ func isErrorResult(result json.RawMessage) bool {
 	return json.Unmarshal(result, &r) == nil && r.IsError
 }
 
-// printResult renders a tools/call result for reading: each content block by
-// type, structuredContent pretty-printed, isError and partial results flagged.
+// printResult prints a tools/call result for reading, as the TUI draws it
+// (package content renders both): each content block by type,
+// structuredContent, isError and partial results flagged.
 func printResult(w io.Writer, ex *session.Exchange) {
-	var r struct {
-		Content           []json.RawMessage `json:"content"`
-		StructuredContent json.RawMessage   `json:"structuredContent"`
-		IsError           bool              `json:"isError"`
-	}
-	_ = json.Unmarshal(ex.Result, &r)
-	if r.IsError {
+	if content.IsError(ex.Result) {
 		fmt.Fprintf(w, "TOOL ERROR (result with isError: true) after %s\n", ex.Latency.Round(100_000))
 	} else {
 		fmt.Fprintf(w, "result after %s\n", ex.Latency.Round(100_000))
 	}
-	for i, c := range r.Content {
-		var block struct {
-			Type     string `json:"type"`
-			Text     string `json:"text"`
-			MimeType string `json:"mimeType"`
-			Data     string `json:"data"`
-			URI      string `json:"uri"`
-			Name     string `json:"name"`
-			Resource struct {
-				URI      string `json:"uri"`
-				MimeType string `json:"mimeType"`
-				Text     string `json:"text"`
-				Blob     string `json:"blob"`
-			} `json:"resource"`
-		}
-		_ = json.Unmarshal(c, &block)
-		switch block.Type {
-		case "text":
-			fmt.Fprintf(w, "[%d] text\n%s\n", i, indent(prettyIfJSON(block.Text)))
-		case "image", "audio":
-			fmt.Fprintf(w, "[%d] %s %s, %d bytes (base64 %d)\n", i, block.Type, block.MimeType, len(block.Data)*3/4, len(block.Data))
-		case "resource_link":
-			fmt.Fprintf(w, "[%d] resource link %s %s\n", i, block.URI, block.Name)
-		case "resource":
-			size := len(block.Resource.Text) + len(block.Resource.Blob)*3/4
-			fmt.Fprintf(w, "[%d] embedded resource %s %s, %d bytes\n", i, block.Resource.URI, block.Resource.MimeType, size)
-		default:
-			fmt.Fprintf(w, "[%d] %s\n%s\n", i, block.Type, indent(string(c)))
-		}
-	}
-	if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
-		fmt.Fprintf(w, "structuredContent\n%s\n", indent(prettyIfJSON(string(r.StructuredContent))))
-	}
-	if flags := session.PartialMarkers(ex.Result); len(flags) > 0 {
-		fmt.Fprintf(w, "PARTIAL RESULT: %s — this is not the complete set\n", strings.Join(flags, ", "))
-	}
+	content.RenderTool(textLines{w}, ex.Result, nil)
 }
 
-func prettyIfJSON(s string) string {
-	out, _ := frames.Indent([]byte(s))
-	return string(out)
+// textLines prints a rendering plain: lines as they are, bodies indented.
+type textLines struct{ w io.Writer }
+
+func (t textLines) Line(r content.Role, text string) {
+	if r == content.Partial {
+		text = strings.TrimSpace(text) // its padding is for the TUI's badge
+	}
+	fmt.Fprintln(t.w, strings.TrimRight(text, " "))
 }
+
+func (t textLines) Body(b []byte) { fmt.Fprintln(t.w, indent(string(b))) }
 
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")

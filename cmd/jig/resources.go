@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
 )
 
@@ -208,10 +209,7 @@ func printExchange(st *streams, ex *session.Exchange, err error) error {
 	if err != nil {
 		return err
 	}
-	writeRaw(st.out, prettyRaw(ex.Result))
+	pretty, _ := frames.Indent(ex.Result)
+	writeRaw(st.out, pretty)
 	return nil
-}
-
-func prettyRaw(raw json.RawMessage) json.RawMessage {
-	return json.RawMessage(prettyIfJSON(string(raw)))
 }

@@ -1,4 +1,4 @@
-package session
+package content
 
 import (
 	"encoding/json"
