@@ -251,3 +251,24 @@ func TestRedactorAddWhileRedacting(t *testing.T) {
 		t.Errorf("a value added earlier is not redacted: %s", got)
 	}
 }
+
+// OAuth metadata names endpoints and methods with "token" and "auth" in
+// their keys: they are evidence, not secrets. The secrets beside them go.
+func TestRedactorKeepsOAuthMetadata(t *testing.T) {
+	r := NewRedactor()
+	in := `{"issuer":"https://as.example","token_endpoint":"https://as.example/token","token_endpoint_auth_methods_supported":["none"],"token_endpoint_auth_method":"client_secret_basic","token_type":"Bearer","access_token":"at-123456789","refresh_token":"rt-987654321","client_secret":"cs-abcdefgh"}`
+	out := r.String(in)
+	for _, kept := range []string{`"token_endpoint":"https://as.example/token"`, `"token_endpoint_auth_method":"client_secret_basic"`, `"token_type":"Bearer"`} {
+		if !strings.Contains(out, kept) {
+			t.Errorf("redaction removed %s: %s", kept, out)
+		}
+	}
+	for _, gone := range []string{"at-123456789", "rt-987654321", "cs-abcdefgh"} {
+		if strings.Contains(out, gone) {
+			t.Errorf("redaction kept the secret %s: %s", gone, out)
+		}
+	}
+	if rule := r.Secret([]byte(out)); rule != "" {
+		t.Errorf("Secret finds %q in the redacted metadata: %s", rule, out)
+	}
+}

@@ -68,6 +68,27 @@ var tokenRules = []tokenRule{
 	{"aws-key", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), 0},
 }
 
+// publicKeySuffixes end the names of keys that hold no secret although
+// they contain "token" or "auth": OAuth metadata is full of them
+// ("token_endpoint", "token_endpoint_auth_methods_supported",
+// "token_type"), and redacting them would destroy the evidence of a flow.
+var publicKeySuffixes = []string{"_endpoint", "_uri", "_url", "_method", "_methods", "_supported", "_type", "_types", "_alg", "_algs", "_expires_in", "expires_at"}
+
+// spares reports whether a match of the secret-key rule is a public key's
+// value (see publicKeySuffixes).
+func (tr tokenRule) spares(b []byte, loc []int) bool {
+	if tr.name != "secret-key" || loc[2] < 0 {
+		return false
+	}
+	key := strings.ToLower(string(b[loc[2]:loc[3]]))
+	for _, s := range publicKeySuffixes {
+		if strings.HasSuffix(key, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // Placeholder is what a redacted secret is replaced with; the rule name stays
 // so a reader knows why.
 func Placeholder(rule string) string { return "[REDACTED:" + rule + "]" }
@@ -104,7 +125,7 @@ func replaceGroup(b []byte, tr tokenRule) []byte {
 	last := 0
 	for _, loc := range locs {
 		s, e := loc[2*tr.group], loc[2*tr.group+1]
-		if s < 0 || bytes.HasPrefix(b[s:e], []byte("[REDACTED:")) {
+		if s < 0 || bytes.HasPrefix(b[s:e], []byte("[REDACTED:")) || tr.spares(b, loc) {
 			continue
 		}
 		buf.Write(b[last:s])
@@ -138,7 +159,7 @@ func (r *Redactor) Secret(b []byte) string {
 		}
 		for _, loc := range tr.re.FindAllSubmatchIndex(b, -1) {
 			s, e := loc[2*tr.group], loc[2*tr.group+1]
-			if s >= 0 && !bytes.HasPrefix(b[s:e], []byte("[REDACTED:")) {
+			if s >= 0 && !bytes.HasPrefix(b[s:e], []byte("[REDACTED:")) && !tr.spares(b, loc) {
 				return tr.name
 			}
 		}
