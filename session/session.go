@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session/demo"
+	"github.com/mcpjig/jig/session/oauth"
 )
 
 // Version is jig's version, written into transcripts and fixtures.
@@ -43,6 +44,16 @@ type Options struct {
 	// arguments. They win over the environment.
 	Vars map[string]string
 	Log  *frames.Log // where frames go; a new Log when nil
+	// Auth turns on OAuth for Streamable HTTP targets: what jig may do when
+	// the server answers 401 (log in, use stored credentials only, client
+	// credentials). Server, Log and Redact are the session's. Nil: a 401
+	// fails the connection. An Authorization --header turns it off: the user
+	// is handling authorization.
+	Auth *oauth.Options
+	// Redact learns the session's secrets as they become known (OAuth
+	// tokens, codes, client secrets) besides the target's; whatever writes
+	// the session (a recording) should share it. Nil: the session makes one.
+	Redact *frames.Redactor
 	// OnToolsChanged is called (off the SDK's goroutine) when the server
 	// sends notifications/tools/list_changed.
 	OnToolsChanged func()
@@ -95,6 +106,9 @@ type Session struct {
 	hookMu      sync.Mutex
 	hookClaimed map[int]bool // server→client request frames handed to a hook
 	progress    progressRoutes
+
+	redact *frames.Redactor
+	auth   *oauth.Handler // nil unless OAuth is on for this target
 }
 
 // EraOf names the protocol era of a version.
@@ -264,7 +278,12 @@ func goHook(hook func()) {
 }
 
 func (s *Session) transport() (mcp.Transport, error) {
-	redact := frames.NewRedactor(s.opts.Target.Secrets()...)
+	redact := s.opts.Redact
+	if redact == nil {
+		redact = frames.NewRedactor()
+	}
+	redact.Add(s.opts.Target.Secrets()...)
+	s.redact = redact
 	t, err := s.opts.Target.Expanded(s.opts.Vars)
 	if err != nil {
 		return nil, err
@@ -315,7 +334,17 @@ func (s *Session) transport() (mcp.Transport, error) {
 		if t.Transport == TransportSSE {
 			return detached{&mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}}, nil
 		}
-		return detached{&mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}}, nil
+		st := &mcp.StreamableClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}
+		if s.opts.Auth != nil && headers.Get("Authorization") == "" {
+			ao := *s.opts.Auth
+			ao.Server, ao.Log, ao.Redact = t.URL, s.Log, redact
+			h, err := oauth.New(ao)
+			if err != nil {
+				return nil, &UsageError{err}
+			}
+			s.auth, st.OAuthHandler = h, h
+		}
+		return detached{st}, nil
 	}
 	return nil, &UsageError{fmt.Errorf("no target: give a command after --, --url, --config, or --demo")}
 }
@@ -349,6 +378,20 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 		return err
 	}
 	ce := &ConnectError{Target: s.opts.Target, Err: fmt.Errorf("%s: %w", what, err)}
+	// An authorization failure says which step failed; the SDK's wrapping
+	// of it (the request that was refused) adds nothing.
+	var oe *oauth.Error
+	var ne *oauth.NeedsLoginError
+	switch {
+	case errors.As(err, &oe):
+		ce.Err = fmt.Errorf("%s: %w", what, oe)
+		return ce
+	case errors.As(err, &ne):
+		ce.Err = fmt.Errorf("%s: %w", what, ne)
+		return ce
+	case s.auth == nil && strings.Contains(err.Error(), "Unauthorized"):
+		ce.Err = fmt.Errorf("%s: %w (%s)", what, err, s.unauthorizedHint())
+	}
 	if s.proc != nil {
 		// A closed connection usually means the process is exiting: give it a
 		// moment so the error can say how it exited and show its last words.
@@ -446,7 +489,18 @@ func (s *Session) Close() error {
 	if s.stop != nil {
 		s.stop()
 	}
+	if s.auth != nil {
+		s.auth.Close()
+	}
 	return err
+}
+
+// Auth returns the OAuth grant the session uses, or nil when it uses none.
+func (s *Session) Auth() *oauth.Grant {
+	if s.auth == nil {
+		return nil
+	}
+	return s.auth.Grant()
 }
 
 // call runs fn with the session's failure handling: a server that exits mid
@@ -483,4 +537,16 @@ func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Con
 		return &CancelledError{Method: what, After: time.Since(start)}
 	}
 	return s.connectError(ctx, cctx, err, what, mark)
+}
+
+// unauthorizedHint says what to do about a 401 jig did not answer with OAuth.
+func (s *Session) unauthorizedHint() string {
+	t := s.opts.Target
+	switch {
+	case t.Headers["Authorization"] != "" || t.Headers["authorization"] != "":
+		return "the server refused the Authorization header given"
+	case t.Transport == TransportSSE:
+		return "the server needs authorization; jig logs in with OAuth over Streamable HTTP (--transport http); over SSE pass --header 'Authorization: Bearer $TOKEN'"
+	}
+	return "the server needs authorization: log in with jig auth login --url " + t.URL
 }
