@@ -104,7 +104,12 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		} else {
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo})
 		}
-		if probing && (resp.StatusCode < 200 || resp.StatusCode > 299) && !isJSONRPCError(trimmed) {
+		if probing && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+			// Not an answer about the era: the server wants authorization.
+			// The SDK retries this very probe once it has a token, and the
+			// retry must be the probe too.
+			t.probe.Store(true)
+		} else if probing && (resp.StatusCode < 200 || resp.StatusCode > 299) && !isJSONRPCError(trimmed) {
 			// The go-sdk breaks the connection on a refusal without a
 			// JSON-RPC body, so it never reaches its own fallback to
 			// initialize. The spec says such an answer means a legacy
