@@ -1,9 +1,10 @@
 // Package importer reads transcripts written by other tools so that jig can
 // step through them like its own, as far as the mapping is honest: a frame's
 // bytes are what the other tool kept, and where it kept less than the wire
-// (the MCP Inspector keeps no ids and no envelopes) the frame says so.
+// (the MCP Inspector keeps no ids and no envelopes; an agent transcript is
+// the client's rendering of a conversation) the frame says so.
 //
-// Accepted formats, sniffed from the content:
+// Every format is recognized by its content, never by the file's name:
 //
 //   - jig's own JSONL transcript (first record {"type":"header",...}),
 //     opened lazily with frames.OpenIndexed.
@@ -21,6 +22,14 @@
 //     (the shape of the Inspector's useConnection state) and optionally
 //     "serverNotifications": [notification, ...] or [{"notification":...,
 //     "timestamp":...}], or a bare array of such history entries.
+//   - agent transcripts, the bug report as it arrives: Anthropic Messages
+//     API requests, responses and message arrays, claude.ai exports, OpenAI
+//     Chat Completions and Responses API JSON or JSONL, and Claude Code
+//     sessions. Each tool call becomes a tools/call request with the model's
+//     arguments exactly as written, and its result, where the transcript has
+//     one, a response marked as the client's rendering (see [ToolCall]).
+//   - MCP client logs that carry the messages themselves: Claude Desktop's
+//     mcp-server-NAME.log and VS Code's MCP output channel.
 package importer
 
 import (
@@ -46,13 +55,50 @@ const (
 	FormatInspector    Format = "mcp-inspector"
 )
 
+// knownFormats lists what jig imports, for error messages.
+const knownFormats = "jig transcripts, JSON-RPC lines with a direction, MCP Inspector history, " +
+	"Anthropic Messages and claude.ai exports, OpenAI Chat Completions and Responses (JSON or JSONL), " +
+	"Claude Code sessions, Claude Desktop mcp-server-*.log and VS Code MCP output logs"
+
 // File is an opened transcript of any accepted format.
 type File struct {
 	frames.Reader
 	Header   frames.Header
 	Format   Format
 	Warnings []string
-	close    func() error
+	// Agent says the file is a record of an agent's run (a conversation or
+	// a client's log), not a session jig held: Calls lists its tool calls.
+	Agent bool
+	Calls []ToolCall
+	close func() error
+}
+
+// Record is the statement an agent transcript's header makes: what it is,
+// and how it becomes a reproduction. Empty for jig's own sessions.
+func (f *File) Record() string {
+	if !f.Agent {
+		return ""
+	}
+	n := fmt.Sprintf("%d tool call", len(f.Calls))
+	if len(f.Calls) != 1 {
+		n += "s"
+	}
+	if f.Format == FormatClaudeDesktopLog || f.Format == FormatVSCodeLog {
+		return fmt.Sprintf("a record, not a reproduction (r reproduces a call): a client's log of an agent run, %s, %s; the model chose the tools and wrote the arguments",
+			f.Format, n)
+	}
+	return fmt.Sprintf("a record, not a reproduction (r reproduces a call): an agent transcript, %s, %s; the model chose the tools and wrote the arguments, the results are the client's rendering",
+		f.Format, n)
+}
+
+// Call returns the tool call whose request or response is frame i, or nil.
+func (f *File) Call(i int) *ToolCall {
+	for k := range f.Calls {
+		if f.Calls[k].Request == i || f.Calls[k].Response == i && i >= 0 {
+			return &f.Calls[k]
+		}
+	}
+	return nil
 }
 
 // Close releases the file (jig transcripts are read lazily).
@@ -77,11 +123,7 @@ func Open(path string) (*File, error) {
 		}
 		return &File{Reader: x, Header: x.Header, Format: format, Warnings: x.Warnings, close: x.Close}, nil
 	}
-	t, err := read(path, format)
-	if err != nil {
-		return nil, err
-	}
-	return &File{Reader: t, Header: t.Header, Format: format, Warnings: t.Warnings}, nil
+	return read(path, format)
 }
 
 // Read reads path, in any accepted format, fully into memory.
@@ -90,24 +132,46 @@ func Read(path string) (*frames.Transcript, Format, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	t, err := read(path, format)
-	return t, format, err
+	if format == FormatJig {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, "", err
+		}
+		defer f.Close()
+		t, err := frames.ReadTranscript(f)
+		return t, format, err
+	}
+	f, err := read(path, format)
+	if err != nil {
+		return nil, "", err
+	}
+	return f.Reader.(*frames.Transcript), f.Format, nil
 }
 
-func read(path string, format Format) (*frames.Transcript, error) {
-	f, err := os.Open(path)
+// read reads a file of any format but jig's own into memory.
+func read(path string, format Format) (*File, error) {
+	r, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer r.Close()
+	var t *frames.Transcript
 	switch format {
-	case FormatJig:
-		return frames.ReadTranscript(f)
 	case FormatJSONRPCLines:
-		return readLines(f, path)
+		t, err = readLines(r, path)
+	case FormatInspector:
+		t, err = readInspector(r, path)
+	case FormatClaudeCode:
+		return readClaudeCode(r, path)
+	case FormatClaudeDesktopLog, FormatVSCodeLog:
+		return readClientLog(r, path, format)
 	default:
-		return readInspector(f, path)
+		return readConversation(r, path)
 	}
+	if err != nil {
+		return nil, err
+	}
+	return &File{Reader: t, Header: t.Header, Format: format, Warnings: t.Warnings}, nil
 }
 
 // Sniff decides a file's format from its first bytes.
@@ -133,22 +197,46 @@ func Sniff(path string) (Format, error) {
 	case prefixed(first) != "":
 		return FormatJSONRPCLines, nil
 	case head[0] == '[':
-		return FormatInspector, nil
+		if inspectorArray(head) {
+			return FormatInspector, nil
+		}
+		return FormatAnthropic, nil // a conversation: the reader finds which
 	case head[0] == '{':
 		var probe map[string]json.RawMessage
 		if json.Unmarshal(first, &probe) == nil {
-			if probe["type"] != nil && string(probe["type"]) == `"header"` {
+			switch {
+			case probe["type"] != nil && string(probe["type"]) == `"header"`:
 				return FormatJig, nil
-			}
-			if probe["direction"] != nil || probe["dir"] != nil {
+			case probe["direction"] != nil || probe["dir"] != nil:
 				return FormatJSONRPCLines, nil
+			case probe["sessionId"] != nil && probe["type"] != nil || probe["leafUuid"] != nil || probe["parentUuid"] != nil:
+				return FormatClaudeCode, nil
 			}
 		}
 		if bytes.Contains(head, []byte(`"requestHistory"`)) {
 			return FormatInspector, nil
 		}
+		return FormatAnthropic, nil // a conversation: the reader finds which
 	}
-	return "", fmt.Errorf("%s: not a format jig can import (a jig transcript, JSON-RPC lines with a direction, or an MCP Inspector history); see 'jig open --help'", path)
+	if f := sniffClientLog(head); f != "" {
+		return f, nil
+	}
+	return "", fmt.Errorf("%s: not a format jig can import: it is neither JSON nor a client log jig knows (it imports %s); see 'jig open --help'", path, knownFormats)
+}
+
+// inspectorArray reports whether a JSON array's first element is an
+// Inspector history entry ({"request": "<JSON text>", ...}).
+func inspectorArray(head []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return false
+	}
+	var first map[string]json.RawMessage
+	if dec.Decode(&first) != nil {
+		return bytes.Contains(head, []byte(`"request":"`)) || bytes.Contains(head, []byte(`"request": "`))
+	}
+	r := bytes.TrimSpace(first["request"])
+	return len(r) > 0 && r[0] == '"'
 }
 
 func prefixed(line []byte) frames.Direction {
@@ -251,16 +339,23 @@ func lineFrame(line []byte) (*frames.Frame, string) {
 	return f, ""
 }
 
-// parseTime accepts RFC 3339 strings and Unix milliseconds.
+// parseTime accepts RFC 3339 strings and Unix seconds or milliseconds (a
+// number below 1e11 is seconds: as milliseconds it would be 1973).
 func parseTime(raw json.RawMessage) time.Time {
+	if len(raw) == 0 {
+		return time.Time{}
+	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		t, _ := time.Parse(time.RFC3339Nano, s)
 		return t
 	}
-	var ms float64
-	if json.Unmarshal(raw, &ms) == nil {
-		return time.UnixMilli(int64(ms)).UTC()
+	var n float64
+	if json.Unmarshal(raw, &n) == nil && n > 0 {
+		if n < 1e11 {
+			return time.Unix(int64(n), 0).UTC()
+		}
+		return time.UnixMilli(int64(n)).UTC()
 	}
 	return time.Time{}
 }
