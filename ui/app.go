@@ -37,6 +37,9 @@ type Config struct {
 	Reader frames.Reader
 	// Title names what a read-only Model shows, e.g. a transcript's path.
 	Title string
+	// Record, for an agent transcript, says what it is: a record of one
+	// run, not a reproduction (importer.File.Record).
+	Record string
 	// Info is the recorded handshake to show in read-only mode, if known.
 	Info *session.Info
 	// Timeout bounds connecting and each call; 30s when zero.
@@ -158,7 +161,7 @@ func New(cfg Config) *Model {
 	if m.cfg.Reader == nil {
 		m.cfg.Reader = frames.NewLog(nil)
 	}
-	m.hdr = header{st: m.st, state: stateConnecting, target: m.opts.Target.String(), title: cfg.Title}
+	m.hdr = header{st: m.st, state: stateConnecting, target: m.opts.Target.String(), title: cfg.Title, record: cfg.Record}
 	if m.readOnly {
 		m.hdr.state = stateReadOnly
 		m.focus = paneFrames

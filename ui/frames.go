@@ -306,6 +306,11 @@ func (p *framesPane) syncBody() {
 		}
 	}
 	p.bodyNote = mode
+	if f.Note != "" && f.Kind.IsMessage() {
+		// An imported frame says what it is: a client's log, or the
+		// client's rendering of a conversation, not wire bytes.
+		p.bodyNote = f.Note + " · " + mode
+	}
 	p.body.setDoc(newDoc(data))
 }
 

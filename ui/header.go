@@ -30,6 +30,7 @@ type header struct {
 	state  connState
 	target string // what the user asked for, e.g. "demo server" or the command
 	title  string // read-only mode: what is being shown
+	record string // read-only mode: what an agent transcript is (a record, not a reproduction)
 	repro  string // read-only mode: the live server recorded calls are reproduced on
 	info   session.Info
 	frames int
@@ -93,6 +94,10 @@ func (h *header) view() string {
 		line2 = h.st.muted.Render("starting the server and performing the handshake…")
 	case stateReadOnly:
 		line2 = h.st.muted.Render("recorded frames; nothing is sent · r on a tools/call reproduces it, m marks it, c compares with the mark · T timeline")
+		if h.record != "" {
+			// An agent transcript: say first what it is not.
+			line2 = h.st.warnText.Render("⚑ "+h.record) + h.st.muted.Render(" · m marks, c compares")
+		}
 		if h.repro != "" {
 			line2 = h.st.muted.Render("the frames pane shows the recording; reproduced calls go to the live server · 4 back to the frames")
 		}

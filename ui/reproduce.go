@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/frames/importer"
 )
 
 // Reproducing a recorded call, and comparing any two calls. A recording is
@@ -92,10 +93,18 @@ func (m *Model) startReproduce() {
 	r := m.repro
 	var input json.RawMessage
 	note := ""
+	// A transcript names tools as the client offered them to the model
+	// (mcp__orders__search_orders): the call goes to the server's tool.
+	match := importer.MatchTool(r.Name, m.tools.names())
+	switch {
+	case match.OK() && match.How != "":
+		note = fmt.Sprintf(" (%s is the server's %s: %s)", r.Name, match.Name, match.How)
+		r.Name = match.Name
+	case !match.OK():
+		note = fmt.Sprintf(" (%s: %s; what it says is evidence too)", r.Name, match.How)
+	}
 	if t := m.tools.tool(r.Name); t != nil {
 		input = t.Input
-	} else {
-		note = fmt.Sprintf(" (the server lists no tool %s: what it says is evidence too)", r.Name)
 	}
 	args := string(r.Arguments)
 	if len(args) == 0 {

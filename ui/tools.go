@@ -156,6 +156,17 @@ func (p *toolsPane) tool(name string) *toolInfo {
 	return nil
 }
 
+// names are the listed tools' names.
+func (p *toolsPane) names() []string {
+	out := make([]string, 0, len(p.tools))
+	for _, t := range p.tools {
+		if t.mark != removed {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
 func (p *toolsPane) selected() *toolInfo {
 	if p.sel < 0 || p.sel >= len(p.shown) {
 		return nil

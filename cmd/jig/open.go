@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
@@ -27,7 +31,15 @@ type openOptions struct {
 
 const openLong = `Open a recorded session in the TUI: jig's own transcripts (from jig proxy,
 --record, or the sessions directory), JSON-RPC line captures with a direction
-per line, and the MCP Inspector's request history. See the README.
+per line, the MCP Inspector's request history, and agent transcripts — the
+bug report as it arrives: Anthropic Messages API requests, responses and
+claude.ai exports, OpenAI Chat Completions and Responses (JSON or JSONL),
+Claude Code sessions, Claude Desktop mcp-server-*.log and VS Code MCP output
+logs. The format is found from the content. See the README.
+
+An agent transcript is a record, not a reproduction: each tool call is the
+model's arguments exactly as written, and its result the client's rendering.
+--text lists the calls and what the transcript did not pin for each.
 
 On a tools/call, r reproduces it: jig connects to the server the recording
 names (or the one given with the usual target flags), loads the arguments
@@ -35,6 +47,8 @@ exactly as the client sent them, and compares the new response with the
 recorded one. The reproduction is not recorded unless --record FILE is given.`
 
 const openExample = `  jig open run.jsonl
+  jig open conversation.json --demo          # an agent transcript; r reproduces a call
+  jig open ~/.claude/projects/-home-dev-shop/SESSION.jsonl -- node server.js
   jig open run.jsonl --demo --release 2     # reproduce against another server
   jig open "$(jig sessions --json | jq -r '.[0].path')"
   jig open run.jsonl --text | less`
@@ -78,7 +92,8 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	if o.text {
 		return writeFramesText(st, f)
 	}
-	cfg := ui.Config{Reader: f.Reader, Title: fmt.Sprintf("%s (%s, %d frames)", o.file, f.Format, f.Reader.Len()), Timeout: o.target.timeout}
+	cfg := ui.Config{Reader: f.Reader, Title: fmt.Sprintf("%s (%s, %d frames)", o.file, f.Format, f.Reader.Len()), Timeout: o.target.timeout,
+		Record: f.Record()}
 	repro, err := o.reproduceOptions(f.Header.Target)
 	if err != nil {
 		return err
@@ -138,5 +153,63 @@ func (o *openOptions) reproduceOptions(recorded json.RawMessage) (*session.Optio
 }
 
 func writeFramesText(st *streams, f *importer.File) error {
+	if f.Agent {
+		if err := writeCallsText(st.out, f); err != nil {
+			return err
+		}
+	}
 	return frames.WriteText(st.out, f.Reader)
+}
+
+// writeCallsText lists an agent transcript's tool calls before its frames:
+// what the model asked for, what the client showed back, and what the
+// transcript did not pin, so that the reader knows what a reproduction
+// must hold still.
+func writeCallsText(w io.Writer, f *importer.File) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n", f.Record())
+	for _, c := range f.Calls {
+		seqs := fmt.Sprintf("#%d", f.Frame(c.Request).Seq)
+		if c.Response >= 0 {
+			seqs += fmt.Sprintf(" → #%d", f.Frame(c.Response).Seq)
+		}
+		fmt.Fprintf(&b, "call %d · %s · %s", c.N, seqs, c.Where)
+		if c.Context != "" {
+			fmt.Fprintf(&b, " · %s", c.Context)
+		}
+		if !c.Time.IsZero() {
+			fmt.Fprintf(&b, " · %s", c.Time.UTC().Format(time.RFC3339))
+		}
+		fmt.Fprintf(&b, "\n  %s %s\n", c.Name, oneLine(c.Arguments))
+		if c.Said != "" {
+			fmt.Fprintf(&b, "  the assistant said: %q\n", c.Said)
+		}
+		switch {
+		case c.Wire:
+		case c.Rendering != nil:
+			fmt.Fprintf(&b, "  the client showed back: %s\n", c.Rendering.Summary())
+		default:
+			b.WriteString("  the transcript holds no result\n")
+		}
+		b.WriteString("  not pinned by the transcript:\n")
+		for _, s := range f.NotPinned(c) {
+			fmt.Fprintf(&b, "    %s\n", s)
+		}
+	}
+	b.WriteString("\nframes:\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// oneLine is JSON on one line, for listings; text that is not JSON is
+// quoted as it is.
+func oneLine(raw []byte) string {
+	if len(raw) == 0 {
+		return "(no arguments)"
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) != nil {
+		return fmt.Sprintf("%q", raw)
+	}
+	return buf.String()
 }
