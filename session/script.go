@@ -1,0 +1,277 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A Script answers the server's requests for input without a human:
+// elicitation/create and sampling/createMessage in the legacy era, and the
+// same requests embedded in a 2026-07-28 input_required result (the SDK
+// hands those to the same handlers, and retries the call with requestState
+// echoed and a new id). Answers are matched to a request by a field of the
+// request ("when") or, failing that, taken in order, so a recorded flow
+// replays the same answers to the same questions.
+type Script struct {
+	// Source says where the script came from, for messages: "--elicit decline".
+	Source string `json:"-"`
+	// Mode is "accept-defaults", "decline" or "cancel" for elicitations
+	// answered the same way every time; "" when Answers are given.
+	Mode    string   `json:"mode,omitempty"`
+	Answers []Answer `json:"answers,omitempty"`
+
+	mu   sync.Mutex
+	used []bool
+}
+
+// An Answer is one scripted answer. For an elicitation: Action ("accept",
+// "decline", "cancel") and Content. For a sampling request: Text (and
+// optionally Model and StopReason), or the whole Result.
+type Answer struct {
+	// When matches a request by its params: every key (a top-level param
+	// such as "message", or "messages.0.content.text") must equal the value.
+	// A string value that starts and ends with "*" matches a substring.
+	When map[string]any `json:"when,omitempty"`
+
+	Action  string         `json:"action,omitempty"`
+	Content map[string]any `json:"content,omitempty"`
+
+	Text       string          `json:"text,omitempty"`
+	Model      string          `json:"model,omitempty"`
+	StopReason string          `json:"stopReason,omitempty"`
+	Result     json.RawMessage `json:"result,omitempty"`
+}
+
+// ParseElicitScript reads --elicit: accept-defaults, decline, cancel, or
+// @FILE holding a JSON array of answers (or {"answers": [...]}).
+func ParseElicitScript(v string) (*Script, error) {
+	switch v {
+	case "accept-defaults", "decline", "cancel":
+		return &Script{Source: "--elicit " + v, Mode: v}, nil
+	}
+	if !strings.HasPrefix(v, "@") {
+		return nil, &UsageError{fmt.Errorf("--elicit %q: use accept-defaults, decline, cancel or @answers.json", v)}
+	}
+	s, err := readScript("--elicit", v[1:])
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range s.Answers {
+		switch a.Action {
+		case "accept", "decline", "cancel":
+		case "":
+			s.Answers[i].Action = "accept"
+		default:
+			return nil, &UsageError{fmt.Errorf("--elicit %s: answer %d: action %q: use accept, decline or cancel", v, i, a.Action)}
+		}
+	}
+	return s, nil
+}
+
+// ParseSampleScript reads --sample @FILE: a JSON array of replies.
+func ParseSampleScript(v string) (*Script, error) {
+	if !strings.HasPrefix(v, "@") {
+		return nil, &UsageError{fmt.Errorf("--sample %q: give @replies.json (a JSON array of {\"text\": ...} replies)", v)}
+	}
+	s, err := readScript("--sample", v[1:])
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range s.Answers {
+		if a.Text == "" && a.Result == nil {
+			return nil, &UsageError{fmt.Errorf("--sample %s: reply %d has neither \"text\" nor \"result\"", v, i)}
+		}
+	}
+	return s, nil
+}
+
+func readScript(flag, path string) (*Script, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &UsageError{fmt.Errorf("%s @%s: %v", flag, path, err)}
+	}
+	s := &Script{Source: flag + " @" + path}
+	if err := json.Unmarshal(data, &s.Answers); err != nil {
+		var obj Script
+		if err2 := json.Unmarshal(data, &obj); err2 != nil || obj.Answers == nil {
+			return nil, &UsageError{fmt.Errorf("%s @%s: expected a JSON array of answers: %v", flag, path, err)}
+		}
+		s.Answers = obj.Answers
+	}
+	return s, nil
+}
+
+// ScriptJSON is the script as a fixture keeps it (frames/fixture Answers).
+func (s *Script) ScriptJSON() json.RawMessage {
+	if s == nil {
+		return nil
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// ScriptFromJSON reads a script a fixture kept; source names it in messages.
+func ScriptFromJSON(raw json.RawMessage, source string) (*Script, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	s := &Script{Source: source}
+	if err := json.Unmarshal(raw, s); err != nil {
+		return nil, fmt.Errorf("%s: %v", source, err)
+	}
+	switch s.Mode {
+	case "", "accept-defaults", "decline", "cancel":
+	default:
+		return nil, fmt.Errorf("%s: mode %q: use accept-defaults, decline or cancel", source, s.Mode)
+	}
+	return s, nil
+}
+
+// ErrScriptExhausted is returned (and sent to the server as an error) when a
+// script has no answer left for a request.
+var ErrScriptExhausted = errors.New("no scripted answer left")
+
+// next picks the answer for a request's params: the first unused answer
+// whose When matches, else the first unused answer without When.
+func (s *Script) next(params any) (Answer, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.used == nil {
+		s.used = make([]bool, len(s.Answers))
+	}
+	var p map[string]any
+	b, _ := json.Marshal(params)
+	_ = json.Unmarshal(b, &p)
+	pick := -1
+	for i, a := range s.Answers {
+		if !s.used[i] && len(a.When) > 0 && matches(p, a.When) {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 {
+		for i, a := range s.Answers {
+			if !s.used[i] && len(a.When) == 0 {
+				pick = i
+				break
+			}
+		}
+	}
+	if pick < 0 {
+		return Answer{}, fmt.Errorf("%s: %w for this request (%d given)", s.Source, ErrScriptExhausted, len(s.Answers))
+	}
+	s.used[pick] = true
+	return s.Answers[pick], nil
+}
+
+func matches(params map[string]any, when map[string]any) bool {
+	for path, want := range when {
+		got, ok := lookupPath(params, path)
+		if !ok {
+			return false
+		}
+		if ws, isStr := want.(string); isStr && len(ws) >= 2 && strings.HasPrefix(ws, "*") && strings.HasSuffix(ws, "*") {
+			gs, _ := got.(string)
+			if !strings.Contains(gs, ws[1:len(ws)-1]) {
+				return false
+			}
+			continue
+		}
+		wb, _ := json.Marshal(want)
+		gb, _ := json.Marshal(got)
+		if string(wb) != string(gb) {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupPath follows a dotted path ("messages.0.content.text") into v.
+func lookupPath(v any, path string) (any, bool) {
+	for _, key := range strings.Split(path, ".") {
+		switch x := v.(type) {
+		case map[string]any:
+			var ok bool
+			if v, ok = x[key]; !ok {
+				return nil, false
+			}
+		case []any:
+			var i int
+			if _, err := fmt.Sscan(key, &i); err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// Elicit is the script as an ElicitFunc.
+func (s *Script) Elicit(ctx context.Context, from ServerRequest, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	switch s.Mode {
+	case "decline", "cancel":
+		return &mcp.ElicitResult{Action: s.Mode}, nil
+	case "accept-defaults":
+		return &mcp.ElicitResult{Action: "accept", Content: schemaDefaults(req.Params.RequestedSchema)}, nil
+	}
+	a, err := s.next(req.Params)
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.ElicitResult{Action: a.Action}
+	if a.Action == "accept" {
+		res.Content = a.Content
+		if res.Content == nil {
+			res.Content = map[string]any{}
+		}
+	}
+	return res, nil
+}
+
+// Sample is the script as a SamplingFunc.
+func (s *Script) Sample(ctx context.Context, from ServerRequest, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	a, err := s.next(req.Params)
+	if err != nil {
+		return nil, err
+	}
+	if a.Result != nil {
+		var res mcp.CreateMessageResult
+		if err := json.Unmarshal(a.Result, &res); err != nil {
+			return nil, fmt.Errorf("%s: reply's result is not a CreateMessageResult: %v", s.Source, err)
+		}
+		return &res, nil
+	}
+	model := a.Model
+	if model == "" {
+		model = "jig-scripted"
+	}
+	return &mcp.CreateMessageResult{Model: model, Role: "assistant", StopReason: a.StopReason, Content: &mcp.TextContent{Text: a.Text}}, nil
+}
+
+// schemaDefaults is the content accept-defaults answers with: each property
+// of the requested schema that declares a default, at that default.
+func schemaDefaults(schema any) map[string]any {
+	var s struct {
+		Properties map[string]struct {
+			Default any `json:"default"`
+		} `json:"properties"`
+	}
+	b, _ := json.Marshal(schema)
+	_ = json.Unmarshal(b, &s)
+	out := map[string]any{}
+	for name, p := range s.Properties {
+		if p.Default != nil {
+			out[name] = p.Default
+		}
+	}
+	return out
+}
