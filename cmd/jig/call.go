@@ -46,7 +46,10 @@ whose user gave up would, and exits 4; a server that is merely slow hits
 
 The server's sampling/createMessage requests get a fixed, labelled reply and
 its elicitation/create requests are declined: the CLI never waits for a human
-(jig connect answers them in a dialog).
+(jig connect answers them in a dialog). --elicit accept-defaults|decline|cancel|
+@answers.json and --sample @replies.json script the answers instead, in both
+eras (in 2026-07-28 they answer input_required results; jig retries the call
+with requestState echoed), and --pin keeps them in the fixture for its replay.
 
 Exit codes: 0 success; 1 a JSON-RPC error or a result with isError; 2 usage
 error; 3 the server could not be reached, crashed or timed out; 4 the call was
@@ -136,7 +139,7 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 		if oerr != nil {
 			return oerr
 		}
-		if perr := o.pin.pin(ctx, st, s, opts.Target, replay.FindTool(rawTools, o.tool), ex); perr != nil {
+		if perr := o.pin.pin(ctx, st, s, opts, replay.FindTool(rawTools, o.tool), ex); perr != nil {
 			return perr
 		}
 	}

@@ -79,7 +79,7 @@ func secretEnvValues(names []string) ([]string, error) {
 
 // pin builds the fixture for the exchange, shows the reviewer its rules and
 // assertions, and saves it.
-func (p *pinFlags) pin(ctx context.Context, st *streams, s *session.Session, target session.Target, tool json.RawMessage, ex *session.Exchange) error {
+func (p *pinFlags) pin(ctx context.Context, st *streams, s *session.Session, opts session.Options, tool json.RawMessage, ex *session.Exchange) error {
 	secrets, err := secretEnvValues(p.secretEnv)
 	if err != nil {
 		return err
@@ -91,8 +91,10 @@ func (p *pinFlags) pin(ctx context.Context, st *streams, s *session.Session, tar
 	f, err := replay.Pin(ctx, s, ex, replay.PinOptions{
 		Scenario: scenario,
 		Note:     p.note,
-		Target:   target,
+		Target:   opts.Target,
 		Tool:     tool,
+		Elicit:   opts.ElicitScript,
+		Sample:   opts.SampleScript,
 		Probe:    p.probe,
 		Secrets:  secrets,
 	})

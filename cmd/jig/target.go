@@ -32,6 +32,8 @@ type targetFlags struct {
 	record       string
 	noRecord     bool
 	inputs       []string
+	elicit       string
+	sample       string
 }
 
 func (f *targetFlags) bind(cmd *cobra.Command) {
@@ -52,6 +54,8 @@ func (f *targetFlags) bind(cmd *cobra.Command) {
 	fl.StringVar(&f.record, "record", "", "record the session to FILE (default: a new file in the sessions directory, see jig sessions)")
 	fl.BoolVar(&f.noRecord, "no-record", false, "do not record the session")
 	fl.StringSliceVar(&f.capabilities, "capabilities", []string{"roots", "sampling", "elicitation"}, "client capabilities jig declares (roots,sampling,elicitation; empty for none)")
+	fl.StringVar(&f.elicit, "elicit", "", "answer the server's elicitations: accept-defaults, decline, cancel, or @answers.json (default: decline)")
+	fl.StringVar(&f.sample, "sample", "", "answer the server's sampling requests from @replies.json (default: a labelled canned reply)")
 	fl.StringArrayVar(&f.roots, "root", nil, "a root jig answers roots/list with: a directory or a file:// URI (repeatable; default: no roots)")
 }
 
@@ -86,14 +90,44 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 	if err != nil {
 		return session.Options{}, err
 	}
-	return session.Options{
+	opts := session.Options{
 		Target:          t,
 		ProtocolVersion: f.protocol,
 		Grace:           f.grace,
 		Capabilities:    f.capabilities,
 		Roots:           roots,
 		Log:             frames.NewLog(nil),
-	}, nil
+	}
+	if err := f.scripts(&opts); err != nil {
+		return session.Options{}, err
+	}
+	return opts, nil
+}
+
+// scripts sets the scripted answers --elicit and --sample give; each needs
+// its capability declared, or the server never asks.
+func (f *targetFlags) scripts(opts *session.Options) error {
+	if f.elicit != "" {
+		if !slices.Contains(f.capabilities, "elicitation") {
+			return usageErr("--elicit needs the elicitation capability: add elicitation to --capabilities")
+		}
+		s, err := session.ParseElicitScript(f.elicit)
+		if err != nil {
+			return err
+		}
+		opts.Elicit, opts.ElicitScript = s.Elicit, s
+	}
+	if f.sample != "" {
+		if !slices.Contains(f.capabilities, "sampling") {
+			return usageErr("--sample needs the sampling capability: add sampling to --capabilities")
+		}
+		s, err := session.ParseSampleScript(f.sample)
+		if err != nil {
+			return err
+		}
+		opts.Sampling, opts.SampleScript = s.Sample, s
+	}
+	return nil
 }
 
 // rootList is the roots --root names, which need the roots capability.

@@ -24,6 +24,9 @@ type PinOptions struct {
 	// Tool is the tool's definition exactly as tools/list gave it. When nil,
 	// Pin lists the tools itself (tools/call only).
 	Tool json.RawMessage
+	// Elicit and Sample are the scripted answers the call was made with
+	// (--elicit, --sample); the fixture keeps them for its replay.
+	Elicit, Sample *session.Script
 	// Probe is how many times the identical call is re-issued to find the
 	// values that vary. Negative means automatic: once for a tool annotated
 	// readOnlyHint, never otherwise (a second call of a tool with side effects
@@ -72,6 +75,9 @@ func Pin(ctx context.Context, s *session.Session, ex *session.Exchange, opts Pin
 	}
 	if f.Scenario == "" {
 		f.Scenario = strings.ReplaceAll(req.Method, "/", "-")
+	}
+	if opts.Elicit != nil || opts.Sample != nil {
+		f.Answers = &fixture.Answers{Elicit: opts.Elicit.ScriptJSON(), Sample: opts.Sample.ScriptJSON()}
 	}
 
 	var call struct {

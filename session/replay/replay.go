@@ -157,6 +157,11 @@ func group(cases []Case, opts Options) (map[string]*targetGroup, []string) {
 			t, _ := json.Marshal(c.Fixture.Target)
 			key = string(t) + "|" + pv
 		}
+		if a := c.Fixture.Answers; a != nil {
+			// Scripted answers are the session's: a fixture with its own
+			// gets a session of its own.
+			key += "|" + string(a.Elicit) + "|" + string(a.Sample)
+		}
 		g, ok := groups[key]
 		if !ok {
 			g = &targetGroup{target: c.Fixture.Target, protocol: pv}
@@ -186,14 +191,19 @@ func runGroup(ctx context.Context, g *targetGroup, out []Outcome, opts Options) 
 		}
 		target = t
 	}
-	cctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-	s, err := session.Open(cctx, session.Options{
+	sopts := session.Options{
 		Target:          target,
 		ProtocolVersion: g.protocol,
 		Grace:           opts.Grace,
 		Capabilities:    opts.Capabilities,
 		Log:             frames.NewLog(nil),
-	})
+	}
+	if err := scriptedAnswers(&sopts, first); err != nil {
+		fail(err)
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	s, err := session.Open(cctx, sopts)
 	cancel()
 	if err != nil {
 		fail(err)
@@ -227,6 +237,30 @@ func runGroup(ctx context.Context, g *targetGroup, out []Outcome, opts Options) 
 		}()
 	}
 	wg.Wait()
+}
+
+// scriptedAnswers gives the session the answers the fixture was pinned
+// with, so the server's requests for input are answered as they were.
+func scriptedAnswers(o *session.Options, c Case) error {
+	a := c.Fixture.Answers
+	if a == nil {
+		return nil
+	}
+	elicit, err := session.ScriptFromJSON(a.Elicit, c.Path+": answers.elicit")
+	if err != nil {
+		return &session.UsageError{Err: err}
+	}
+	sample, err := session.ScriptFromJSON(a.Sample, c.Path+": answers.sample")
+	if err != nil {
+		return &session.UsageError{Err: err}
+	}
+	if elicit != nil {
+		o.Elicit, o.ElicitScript = elicit.Elicit, elicit
+	}
+	if sample != nil {
+		o.Sampling, o.SampleScript = sample.Sample, sample
+	}
+	return nil
 }
 
 // listTools lists the tools once per session, keyed by name. A server that
