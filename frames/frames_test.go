@@ -2,6 +2,7 @@ package frames
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -270,5 +271,73 @@ func TestRedactorKeepsOAuthMetadata(t *testing.T) {
 	}
 	if rule := r.Secret([]byte(out)); rule != "" {
 		t.Errorf("Secret finds %q in the redacted metadata: %s", rule, out)
+	}
+}
+
+// A known secret is found however the server escaped it, and only there:
+// the bytes around it stay exact.
+func TestRedactorEscapedSecrets(t *testing.T) {
+	const secret = "hunter2/secret-value"
+	r := NewRedactor(secret)
+	var every strings.Builder
+	for _, c := range secret {
+		fmt.Fprintf(&every, `\u%04x`, c)
+	}
+	for _, in := range []string{
+		`{"text":"` + every.String() + `"}`,
+		`{"text":"hunter2\/secret-value"}`,
+		`{"text":"\u0068unter2/secret-valu\u0065 and \"quoted\""}`,
+		`{"text":"x` + every.String() + `y","other":"\n"}`,
+	} {
+		out := r.String(in)
+		if !strings.Contains(out, Placeholder("value")) {
+			t.Errorf("%s: not redacted: %s", in, out)
+		}
+		var v struct{ Text string }
+		json.Unmarshal([]byte(out), &v)
+		if strings.Contains(v.Text, secret) {
+			t.Errorf("%s: the decoded text still holds the secret: %q", in, v.Text)
+		}
+		if r.Secret([]byte(in)) != "value" {
+			t.Errorf("Secret does not find the escaped value in %s", in)
+		}
+	}
+	if out := r.String(`{"text":"x` + every.String() + `y"}`); out != `{"text":"x[REDACTED:value]y"}` {
+		t.Errorf("the bytes around the secret changed: %s", out)
+	}
+	if in := `{"a":"\u0068unter2","b":"\\u0073"}`; r.String(in) != in {
+		t.Errorf("a text without the secret changed: %s", r.String(in))
+	}
+}
+
+// A value found by its key's name is learned and redacted wherever it
+// appears afterwards, escaped or inside prose.
+func TestRedactorLearnsNamedSecrets(t *testing.T) {
+	r := NewRedactor()
+	r.Learn([]byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{"password":"pl4nted-pass-word","note":"x"}}}`))
+	out := r.String(`{"result":{"content":[{"type":"text","text":"args={\"password\":\"pl4nted-pass-word\"} and pl4nted-pass-word"}]}}`)
+	if strings.Contains(out, "pl4nted-pass-word") {
+		t.Errorf("a learned value leaked: %s", out)
+	}
+	r2 := NewRedactor()
+	r2.String(`{"api_key":"short"}`)
+	if r2.String("short") != "short" {
+		t.Errorf("a value shorter than %d bytes was learned", learnMin)
+	}
+}
+
+func TestRedactorURLsAndParams(t *testing.T) {
+	r := NewRedactor()
+	for in, want := range map[string]string{
+		"http://user:p4ss-w0rd@127.0.0.1:3901/mcp":        "http://user:[REDACTED:url-password]@127.0.0.1:3901/mcp",
+		"http://127.0.0.1:3901/mcp?api_key=abc123def&x=1": "http://127.0.0.1:3901/mcp?api_key=[REDACTED:secret-param]&x=1",
+		"GET /mcp?access_token=tok-123456 HTTP/1.1":       "GET /mcp?access_token=[REDACTED:secret-param] HTTP/1.1",
+		"node server.js --token=abcdef0123":               "node server.js --token=[REDACTED:secret-param]",
+		"http://127.0.0.1:3901/mcp?page=2&sort=name":      "http://127.0.0.1:3901/mcp?page=2&sort=name",
+		"mailto:someone@example.com and http://host/a@b":  "mailto:someone@example.com and http://host/a@b",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("String(%q)\n got %s\nwant %s", in, got, want)
+		}
 	}
 }

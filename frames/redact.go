@@ -2,6 +2,7 @@ package frames
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -31,6 +32,9 @@ func NewRedactor(secrets ...string) *Redactor {
 
 // Add marks more values as secret.
 func (r *Redactor) Add(secrets ...string) {
+	if r == nil || len(secrets) == 0 {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, s := range secrets {
@@ -66,6 +70,10 @@ var tokenRules = []tokenRule{
 	{"api-key", regexp.MustCompile(`\b(?:sk|pk|rk)-[A-Za-z0-9_-]{20,}`), 0},
 	{"slack-token", regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), 0},
 	{"aws-key", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), 0},
+	// key=value pairs in URLs, forms and command lines: ?api_key=..., &sig=..., --token=...
+	{"secret-param", regexp.MustCompile(`(?i)(?:[?&;]|\B--?)[a-z0-9_.-]*(?:token|secret|passw(?:or)?d|api_?key|apikey|private_?key|credential|signature|sig|auth)[a-z0-9_.-]*=([^&#\s"'<>\\]+)`), 1},
+	// the password of a URL's user information: https://user:pass@host
+	{"url-password", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^/?#\s:@"'<>\\]*:([^/?#\s@"'<>\\]+)@`), 1},
 }
 
 // publicKeySuffixes end the names of keys that hold no secret although
@@ -93,8 +101,14 @@ func (tr tokenRule) spares(b []byte, loc []int) bool {
 // so a reader knows why.
 func Placeholder(rule string) string { return "[REDACTED:" + rule + "]" }
 
-// Bytes returns b with every secret replaced by its placeholder. It returns b
-// itself when nothing matched, so the common case costs no copy.
+// Bytes returns b with every secret replaced by its placeholder: the known
+// values, also where they appear JSON-escaped ("\u0073ecret", "a\/b"), and
+// the token shapes. It returns b itself when nothing matched, so the common
+// case costs no copy.
+//
+// A value found by its key's name ("password": "...") is learned: from then
+// on it is redacted wherever it appears, so a server that echoes an argument
+// inside a text block, or escaped, cannot leak it.
 func (r *Redactor) Bytes(b []byte) []byte {
 	out := b
 	if r != nil {
@@ -104,22 +118,79 @@ func (r *Redactor) Bytes(b []byte) []byte {
 				out = bytes.ReplaceAll(out, []byte(v), []byte(Placeholder("value")))
 			}
 		}
+		if len(r.values) > 0 && bytes.IndexByte(out, '\\') >= 0 {
+			out = replaceEscaped(out, r.values)
+		}
 		r.mu.RUnlock()
 	}
 	lower := asciiLower(out)
+	var learned []string
 	for _, tr := range tokenRules {
 		if !tr.mayMatch(lower) || !tr.re.Match(out) {
 			continue
 		}
-		out = replaceGroup(out, tr)
+		out = replaceGroup(out, tr, &learned)
+	}
+	if r != nil && len(learned) > 0 {
+		r.Add(learned...)
 	}
 	return out
 }
 
 // String is Bytes for strings.
-func (r *Redactor) String(s string) string { return string(r.Bytes([]byte(s))) }
+func (r *Redactor) String(s string) string {
+	if s == "" {
+		return s
+	}
+	return string(r.Bytes([]byte(s)))
+}
 
-func replaceGroup(b []byte, tr tokenRule) []byte {
+// Learn marks as secret the values b holds under keys named like secrets
+// ("password", "api_key"), without redacting b: a capture calls it on what
+// jig sends, so an argument the server echoes is redacted wherever it lands.
+func (r *Redactor) Learn(b []byte) {
+	tr := tokenRules[0] // secret-key
+	if r == nil || !tr.mayMatch(asciiLower(b)) {
+		return
+	}
+	var learned []string
+	for _, loc := range tr.re.FindAllSubmatchIndex(b, -1) {
+		learned = appendLearned(learned, tr, b[loc[2*tr.group]:loc[2*tr.group+1]])
+	}
+	r.Add(learned...)
+}
+
+// Values returns the exact secret values known so far, for redactors that
+// work on parsed documents (fixtures) instead of bytes.
+func (r *Redactor) Values() []string {
+	if r == nil {
+		return nil
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]string(nil), r.values...)
+}
+
+// learnMin is the shortest value learned from its key's name: "password":
+// "test" should not make every "test" in a session unreadable.
+const learnMin = 8
+
+// appendLearned adds the value a secret-key match found (a JSON string's
+// contents, still escaped) when it is long enough and not already a
+// placeholder or an environment reference.
+func appendLearned(learned []string, tr tokenRule, raw []byte) []string {
+	if tr.name != "secret-key" {
+		return learned
+	}
+	var v string
+	if json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &v) != nil || len(v) < learnMin ||
+		strings.HasPrefix(v, "[REDACTED") || strings.HasPrefix(v, "$") {
+		return learned
+	}
+	return append(learned, v)
+}
+
+func replaceGroup(b []byte, tr tokenRule, learned *[]string) []byte {
 	locs := tr.re.FindAllSubmatchIndex(b, -1)
 	var buf bytes.Buffer
 	last := 0
@@ -128,6 +199,7 @@ func replaceGroup(b []byte, tr tokenRule) []byte {
 		if s < 0 || bytes.HasPrefix(b[s:e], []byte("[REDACTED:")) || tr.spares(b, loc) {
 			continue
 		}
+		*learned = appendLearned(*learned, tr, b[s:e])
 		buf.Write(b[last:s])
 		buf.WriteString(Placeholder(tr.name))
 		last = e
@@ -144,13 +216,20 @@ func replaceGroup(b []byte, tr tokenRule) []byte {
 func (r *Redactor) Secret(b []byte) string {
 	if r != nil {
 		r.mu.RLock()
+		found := false
 		for _, v := range r.values {
 			if bytes.Contains(b, []byte(v)) {
-				r.mu.RUnlock()
-				return "value"
+				found = true
+				break
 			}
 		}
+		if !found && len(r.values) > 0 && bytes.IndexByte(b, '\\') >= 0 {
+			found = len(escapedMatches(b, r.values)) > 0
+		}
 		r.mu.RUnlock()
+		if found {
+			return "value"
+		}
 	}
 	lower := asciiLower(b)
 	for _, tr := range tokenRules {
@@ -252,4 +331,30 @@ func redactParams(q []byte) []byte {
 		return q
 	}
 	return bytes.Join(parts, []byte("&"))
+}
+
+// Frame returns a copy of f's metadata safe to store or print: its note,
+// error, URL and header values redacted. Raw is left as it is (callers
+// redact the bytes themselves, often lazily).
+func (r *Redactor) Frame(f *Frame) Frame {
+	c := *f
+	c.Note = r.String(f.Note)
+	c.Err = r.String(f.Err)
+	if f.HTTP != nil {
+		h := *f.HTTP
+		h.URL = r.URL(h.URL)
+		if len(h.Headers) > 0 {
+			hs := make(map[string][]string, len(h.Headers))
+			for k, vs := range h.Headers {
+				cp := make([]string, len(vs))
+				for i, v := range vs {
+					cp[i] = r.String(v)
+				}
+				hs[k] = cp
+			}
+			h.Headers = hs
+		}
+		c.HTTP = &h
+	}
+	return c
 }

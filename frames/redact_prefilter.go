@@ -16,6 +16,8 @@ var ruleHints = map[string][]string{
 	"api-key":      {"sk-", "pk-", "rk-"},
 	"slack-token":  {"xox"},
 	"aws-key":      {"akia"},
+	"secret-param": {"token", "secret", "passw", "api", "key", "credential", "sig", "auth"},
+	"url-password": {"://"},
 }
 
 // mayMatch reports whether b could hold a match of tr: false only when none

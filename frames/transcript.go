@@ -97,9 +97,10 @@ func (t *TranscriptWriter) WriteMeta(key string, data any, now time.Time) error 
 	return t.writeJSON(Meta{Type: "meta", Time: now, Key: key, Data: t.redact.Bytes(b)})
 }
 
-// WriteFrame writes one frame, redacted.
+// WriteFrame writes one frame, redacted: its bytes, its note (an HTTP error
+// body may echo a token), its URL and its headers.
 func (t *TranscriptWriter) WriteFrame(f *Frame) error {
-	rec := record{Type: "frame", Frame: *f}
+	rec := record{Type: "frame", Frame: t.redact.Frame(f)}
 	raw := t.redact.Bytes(f.Raw)
 	if utf8.Valid(raw) {
 		s := string(raw)

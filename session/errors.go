@@ -25,8 +25,11 @@ type ConnectError struct {
 	Target Target
 	Err    error
 	Stderr []string
+	redact *frames.Redactor // the session's; nil redacts by shape only
 }
 
+// Error is the message, redacted: a server's stderr and an HTTP library's
+// error both quote secrets (a URL with its password, an echoed token).
 func (e *ConnectError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %v", e.Target, e.Err)
@@ -36,7 +39,7 @@ func (e *ConnectError) Error() string {
 			b.WriteString("\n  | " + l)
 		}
 	}
-	return b.String()
+	return e.redact.String(b.String())
 }
 
 func (e *ConnectError) Unwrap() error { return e.Err }

@@ -65,7 +65,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.ContentLength = int64(len(body))
 	}
 	sent := body
-	info := &frames.HTTP{Method: req.Method, URL: req.URL.String(), Headers: t.redact.Headers(req.Header)}
+	info := &frames.HTTP{Method: req.Method, URL: t.redact.URL(redactURL(req.URL.String())), Headers: t.redact.Headers(req.Header)}
 	if body != nil {
 		f := t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
 		if f.Kind == frames.KindRequest {
@@ -80,7 +80,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {
 		t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &frames.HTTP{Method: req.Method, URL: info.URL},
-			Note: "HTTP request failed: " + err.Error()})
+			Note: t.redact.String("HTTP request failed: " + err.Error())})
 		return nil, err
 	}
 	rinfo := &frames.HTTP{Method: req.Method, URL: info.URL, Status: resp.StatusCode, Headers: t.redact.Headers(resp.Header)}
@@ -100,7 +100,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		trimmed := bytes.TrimSpace(body)
 		if len(trimmed) == 0 || !strings.Contains(ct, "json") {
 			note := frames.StatusNote(resp, string(trimmed))
-			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: note})
+			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
 		} else {
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo})
 		}

@@ -50,9 +50,12 @@ type Options struct {
 	// fails the connection. An Authorization --header turns it off: the user
 	// is handling authorization.
 	Auth *oauth.Options
-	// Redact learns the session's secrets as they become known (OAuth
-	// tokens, codes, client secrets) besides the target's; whatever writes
-	// the session (a recording) should share it. Nil: the session makes one.
+	// Redact is the one redactor of everything the session writes or
+	// prints: the CLI shares it with its recording, --frames and its own
+	// output. The session adds the target's secrets (Target.Secrets) and
+	// those it learns as they become known: OAuth tokens, codes and client
+	// secrets, the values of secret-named arguments jig sends. Nil: the
+	// session makes one.
 	Redact *frames.Redactor
 	// OnToolsChanged is called (off the SDK's goroutine) when the server
 	// sends notifications/tools/list_changed.
@@ -133,6 +136,11 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	if opts.Log == nil {
 		opts.Log = frames.NewLog(nil)
 	}
+	if opts.Redact == nil {
+		opts.Redact = frames.NewRedactor()
+	}
+	opts.Redact.Add(opts.Target.Secrets()...)
+	opts.Log.AddSink(learner{opts.Redact})
 	mark := opts.Log.Len()
 	s, err := openOnce(ctx, opts)
 	var ce *ConnectError
@@ -197,7 +205,7 @@ func openOnce(ctx context.Context, opts Options) (*Session, error) {
 	}
 	transport, err := s.transport()
 	if err != nil {
-		return nil, err
+		return nil, s.redacted(err)
 	}
 	connectCtx, cancel := ctx, func() {}
 	if s.proc != nil {
@@ -215,7 +223,7 @@ func openOnce(ctx context.Context, opts Options) (*Session, error) {
 	}
 	if err != nil {
 		s.Close()
-		return nil, s.connectError(ctx, connectCtx, err, "handshake failed", 0)
+		return nil, s.redacted(s.connectError(ctx, connectCtx, err, "handshake failed", 0))
 	}
 	s.cs = cs
 	s.fillInfo()
@@ -537,15 +545,37 @@ func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Con
 		if wa.seq > int64(s.Log.Len()) || s.Log.Frame(int(wa.seq)-1).Dispatchable() {
 			return &RPCError{Code: withheldCode, Message: "jig withheld the server's answer"}
 		}
-		return &ConnectError{Target: s.opts.Target, Stderr: s.Stderr(),
-			Err: &UnusableAnswerError{Method: what, Frame: s.Log.Frame(int(wa.seq) - 1)}}
+		return s.redacted(&ConnectError{Target: s.opts.Target, Stderr: s.Stderr(),
+			Err: &UnusableAnswerError{Method: what, Frame: s.Log.Frame(int(wa.seq) - 1)}})
 	}
 	if errors.Is(context.Cause(ctx), ErrCancelled) {
 		// Cancelled on purpose: not a broken connection, so no waiting for
 		// the process to exit.
 		return &CancelledError{Method: what, After: time.Since(start)}
 	}
-	return s.connectError(ctx, cctx, err, what, mark)
+	return s.redacted(s.connectError(ctx, cctx, err, what, mark))
+}
+
+// redacted makes a ConnectError's message (the target, the cause, the
+// server's last stderr lines) go through the session's redactor.
+func (s *Session) redacted(err error) error {
+	var ce *ConnectError
+	if errors.As(err, &ce) {
+		ce.redact = s.opts.Redact
+	}
+	return err
+}
+
+// A learner teaches the redactor the secret-named values jig sends (a
+// "password" argument), so the server's echo of one is redacted wherever it
+// lands: escaped, inside a text block, on stderr.
+type learner struct{ r *frames.Redactor }
+
+func (l learner) WriteFrame(f *frames.Frame) error {
+	if f.Dir == frames.ClientToServer && f.Kind.IsMessage() {
+		l.r.Learn(f.Raw)
+	}
+	return nil
 }
 
 // unauthorizedHint says what to do about a 401 jig did not answer with OAuth.

@@ -8,10 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // Transport names a way of reaching a server.
@@ -57,9 +60,9 @@ func (t Target) String() string {
 		}
 		return "demo server"
 	case TransportStdio:
-		return strings.Join(t.Command, " ")
+		return frames.NewRedactor(commandSecrets(t.Command)...).String(strings.Join(t.Command, " "))
 	default:
-		return t.URL
+		return redactURL(t.URL)
 	}
 }
 
@@ -210,12 +213,25 @@ func (t Target) missingError(field, ref string) error {
 	return fmt.Errorf("%s: environment variable $%s is not set (export it first)", where, name)
 }
 
-// Secrets returns the expanded values of every header and env entry the user
-// gave, which transcripts and fixtures must never contain: those given by
-// reference or under a sensitive name, every ${input:...} value, and the
-// expanded value of any argument or URL that held a reference.
+// Secrets returns every secret value jig knows for the target, which no
+// transcript, fixture, report, log, terminal line or file name may contain:
+// the expanded values of the header and env entries the user gave (those
+// given by reference or under a sensitive name), every ${input:...} value,
+// the expanded value of any argument or URL that held a reference, the
+// password and secret-named query parameters of its URL, the values of
+// secret-named flags of its command, and for a server jig starts, the values
+// of the secret-named variables of the environment it inherits
+// (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, ...), which a server that dumps its
+// environment would otherwise print.
 func (t Target) Secrets() []string {
-	var out []string
+	out := append(urlSecrets(t.URL), commandSecrets(t.Command)...)
+	if t.Transport == TransportStdio || t.Transport == TransportDemo {
+		for _, kv := range os.Environ() {
+			if k, v, ok := strings.Cut(kv, "="); ok && secretVarName.MatchString(k) && !pathLike(v) {
+				out = append(out, v)
+			}
+		}
+	}
 	for k, v := range t.Headers {
 		if ev, _ := t.expandWith(v, os.LookupEnv, true); ev != v || isSensitiveName(k) {
 			out = append(out, ev)
@@ -250,6 +266,83 @@ func (t Target) Secrets() []string {
 	return out
 }
 
+// secretVarName matches environment variable names whose values are
+// credentials: GITHUB_TOKEN, OPENAI_API_KEY, DATABASE_PASSWORD, STRIPE_KEY.
+var secretVarName = regexp.MustCompile(`(?i)token|secret|passw|api_?key|apikey|private_?key|credential|access_?key|(^|_)key($|_)|(^|_)auth($|_)`)
+
+// pathLike reports whether an environment value is a path (SSH_AUTH_SOCK),
+// which is no secret and which redacting would make every path unreadable.
+func pathLike(v string) bool { return strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " ") }
+
+// commandSecrets returns the values a command line gives to secret-named
+// flags: "--api-key VALUE", "--token=VALUE".
+func commandSecrets(command []string) []string {
+	var out []string
+	for i, arg := range command {
+		if !strings.HasPrefix(arg, "-") || !isSensitiveName(strings.SplitN(arg, "=", 2)[0]) {
+			continue
+		}
+		if _, v, ok := strings.Cut(arg, "="); ok {
+			out = append(out, v)
+		} else if i+1 < len(command) && !strings.HasPrefix(command[i+1], "-") {
+			out = append(out, command[i+1])
+		}
+	}
+	return out
+}
+
+// urlSecrets returns the password of a URL's user information and the
+// values of its secret-named query parameters, as written and decoded.
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return nil
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok {
+		out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
+	}
+	for k, vs := range u.Query() {
+		if !secretParamName.MatchString(k) {
+			continue
+		}
+		for _, v := range vs {
+			out = append(out, v, url.QueryEscape(v))
+		}
+	}
+	return out
+}
+
+// secretParamName matches query parameters that carry credentials.
+var secretParamName = regexp.MustCompile(`(?i)token|secret|passw|api_?key|apikey|private_?key|credential|signature|^sig$|^key$|^code$|auth`)
+
+// redactURL is the URL as it may be shown or written: without the password
+// of its user information, secret-named query values replaced.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return shapes.URL(raw)
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "[REDACTED]")
+	}
+	if u.RawQuery != "" {
+		q := strings.Split(u.RawQuery, "&")
+		for i, kv := range q {
+			k, _, ok := strings.Cut(kv, "=")
+			if name, err := url.QueryUnescape(k); ok && err == nil && secretParamName.MatchString(name) {
+				q[i] = k + "=" + frames.Placeholder("secret-param")
+			}
+		}
+		u.RawQuery = strings.Join(q, "&")
+	}
+	return strings.Replace(u.String(), "%5BREDACTED%5D", "[REDACTED]", 1)
+}
+
+// shapes redacts by shape alone, for text about a target whose secrets are
+// not at hand.
+var shapes = frames.NewRedactor()
+
 func isSensitiveName(k string) bool {
 	l := strings.ToLower(k)
 	for _, w := range []string{"auth", "token", "secret", "key", "password", "cookie", "credential"} {
@@ -265,6 +358,14 @@ func isSensitiveName(k string) bool {
 // are replaced.
 func (t Target) Redacted() Target {
 	r := t
+	r.URL = redactURL(t.URL)
+	if secrets := commandSecrets(t.Command); len(secrets) > 0 {
+		red := frames.NewRedactor(secrets...)
+		r.Command = make([]string, len(t.Command))
+		for i, arg := range t.Command {
+			r.Command[i] = red.String(arg)
+		}
+	}
 	r.Headers = redactMap(t.Headers)
 	r.Env = redactMap(t.Env)
 	return r

@@ -243,7 +243,7 @@ func write(dir, name string, data []byte) tea.Cmd {
 			if i > 0 {
 				p = filepath.Join(dir, fmt.Sprintf("%s-%d.json", base, i))
 			}
-			f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, frames.PrivateFile)
 			if os.IsExist(err) {
 				continue
 			}
@@ -301,7 +301,7 @@ func savePin(f *fixture.Fixture, path string, overwrite bool, token int) tea.Cmd
 			return pinSavedMsg{token: token, path: path, abs: abs, exists: true,
 				err: fmt.Errorf("%s already exists, so nothing was written: o overwrites it, e picks another file", path)}
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if err := frames.MkdirPrivate(filepath.Dir(path)); err != nil {
 			return pinSavedMsg{token: token, path: path, abs: abs, err: fmt.Errorf("cannot create the folder for %s: %w", path, err)}
 		}
 		if err := f.Save(path); err != nil {

@@ -4,13 +4,18 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session/demo"
 )
 
 // A server that dies after 3 of 10 fixtures: every report lists all ten,
@@ -190,4 +195,138 @@ func TestUnusableAnswerSaysItArrived(t *testing.T) {
 		!strings.Contains(errOut, "id is an object") {
 		t.Errorf("object id: exit %d, want 3, a timeout naming the withheld answer:\n%s", code, errOut)
 	}
+}
+
+// planted is a set of secrets a test plants, by where they were planted.
+type planted map[string]string
+
+// sweep fails for every planted secret found in a text jig printed, in a
+// file under one of dirs (its content or its name), and for every file or
+// directory there that others may read: jig's files are 0600, its
+// directories 0700.
+func (p planted) sweep(t *testing.T, printed map[string]string, dirs ...string) {
+	t.Helper()
+	check := func(where, content string) {
+		for name, secret := range p {
+			if strings.Contains(content, secret) {
+				t.Errorf("%s holds the secret planted as %s", where, name)
+			}
+		}
+	}
+	for where, text := range printed {
+		check(where, text)
+	}
+	for _, dir := range dirs {
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || path == dir {
+				return err
+			}
+			check("the name "+path, path)
+			info, _ := d.Info()
+			if perm := info.Mode().Perm(); d.IsDir() && perm != 0o700 || !d.IsDir() && perm != 0o600 {
+				t.Errorf("%s has mode %v: jig's files are 0600 and its directories 0700", path, perm)
+			}
+			if !d.IsDir() {
+				b, _ := os.ReadFile(path)
+				check(path, string(b))
+			}
+			return nil
+		})
+	}
+}
+
+// Secrets a stdio server is given or has, and echoes back in every way it
+// can, reach none of what jig writes or prints: stdout, stderr, --frames
+// (stderr and file), the recording and its name, the fixture, jig sessions,
+// the error of a crash that prints them on stderr.
+func TestPlantedSecretsStdio(t *testing.T) {
+	state, work := t.TempDir(), t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	secrets := planted{
+		"an $ENV reference in --env":           "planted-ref-3141592653",
+		"a secret-named variable jig inherits": "planted-inherited-2718281828",
+		"a password argument":                  "planted-argument-1618033988",
+	}
+	t.Setenv("JIG_PLANTED_REF", secrets["an $ENV reference in --env"])
+	t.Setenv("JIG_PLANTED_SERVICE_TOKEN", secrets["a secret-named variable jig inherits"])
+	args := `{"password":"` + secrets["a password argument"] + `"}`
+	printed := map[string]string{}
+	run := func(name string, want int, jigArgs ...string) string {
+		if jigArgs[0] != "sessions" {
+			jigArgs = append(jigArgs, hostile(t, "leak")...)
+		}
+		code, out, errOut := jig(t, "", jigArgs...)
+		if code != want {
+			t.Fatalf("%s: exit %d, want %d\n%s\n%s", name, code, want, out, errOut)
+		}
+		printed[name+" stdout"], printed[name+" stderr"] = out, errOut
+		return out + errOut
+	}
+	out := run("call --frames", exitOK, "call", "t", "--args", args, "--env", "API_TOKEN=$JIG_PLANTED_REF", "--frames", "--protocol-version", "2025-11-25")
+	if !strings.Contains(out, "API_TOKEN=") || !strings.Contains(out, "JIG_PLANTED_SERVICE_TOKEN=") || !strings.Contains(out, `"password"`) {
+		t.Fatalf("the server did not echo the planted values; the test proves nothing:\n%s", out)
+	}
+	run("call --frames=FILE --pin", exitOK, "call", "t", "--args", args, "--env", "API_TOKEN=$JIG_PLANTED_REF",
+		"--frames="+filepath.Join(work, "frames.txt"), "--pin", filepath.Join(work, "fixtures", "t.json"), "--protocol-version", "2025-11-25")
+	run("crash", exitUnreachable, "call", "t", "--args", `{"crash":true}`, "--env", "API_TOKEN=$JIG_PLANTED_REF", "--protocol-version", "2025-11-25")
+	code, out, errOut := jig(t, "", "replay", filepath.Join(work, "fixtures"), "--show-cosmetic", "--report", "json="+filepath.Join(work, "report.json"),
+		"--report", "junit="+filepath.Join(work, "report.xml"))
+	if code == exitUsage || code == exitUnreachable {
+		t.Errorf("replay: exit %d\n%s\n%s", code, out, errOut)
+	}
+	printed["replay stdout"], printed["replay stderr"] = out, errOut
+	run("sessions", exitOK, "sessions")
+	secrets.sweep(t, printed, state, work)
+}
+
+// Secrets in a URL (a password, an api_key parameter) and a token a server
+// echoes in a 401 reach none of what jig writes or prints: the recording's
+// header, frames and file name, jig sessions, --frames, error messages.
+func TestPlantedSecretsHTTP(t *testing.T) {
+	state, work := t.TempDir(), t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	secrets := planted{
+		"a URL password":      "planted-urlpass-5772156649",
+		"an api_key in a URL": "planted-apikey-1414213562",
+		"a bearer token":      "planted-bearer-1732050807",
+	}
+	t.Setenv("JIG_PLANTED_BEARER", secrets["a bearer token"])
+	srv, _ := demo.New(1)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/deny" {
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprintf(w, "invalid credentials: %s (api_key %s)", r.Header.Get("Authorization"), r.URL.Query().Get("api_key"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	host := strings.TrimPrefix(ts.URL, "http://")
+	good := "http://jig:" + secrets["a URL password"] + "@" + host + "/mcp?api_key=" + secrets["an api_key in a URL"]
+	deny := "http://jig:" + secrets["a URL password"] + "@" + host + "/deny?api_key=" + secrets["an api_key in a URL"]
+	printed := map[string]string{}
+	for _, tt := range []struct {
+		name string
+		want int
+		args []string
+	}{
+		{"call", exitOK, []string{"call", "echo", "--args", `{"text":"hi"}`, "--url", good, "--frames", "--protocol-version", "2025-11-25"}},
+		{"call --frames=FILE", exitOK, []string{"call", "echo", "--args", `{"text":"hi"}`, "--url", good, "--frames=" + filepath.Join(work, "frames.txt")}},
+		{"401", exitUnreachable, []string{"tools", "--url", deny, "--header", "Authorization: Bearer $JIG_PLANTED_BEARER", "--frames"}},
+		{"unreachable", exitUnreachable, []string{"tools", "--url", "http://jig:" + secrets["a URL password"] + "@127.0.0.1:1/mcp?api_key=" + secrets["an api_key in a URL"]}},
+		{"sessions", exitOK, []string{"sessions"}},
+		{"sessions --json", exitOK, []string{"sessions", "--json"}},
+	} {
+		code, out, errOut := jig(t, "", tt.args...)
+		if code != tt.want {
+			t.Errorf("%s: exit %d, want %d\n%s\n%s", tt.name, code, tt.want, out, errOut)
+		}
+		printed[tt.name+" stdout"], printed[tt.name+" stderr"] = out, errOut
+	}
+	if !strings.Contains(printed["401 stderr"], "invalid credentials") {
+		t.Errorf("the 401's body is not shown; the test proves nothing:\n%s", printed["401 stderr"])
+	}
+	secrets.sweep(t, printed, state, work)
 }

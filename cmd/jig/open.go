@@ -108,7 +108,7 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	cfg.Reproduce = repro
 	cfg.Info = recordedInfo(f.Reader)
 	model := ui.New(cfg)
-	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(st.err), tea.WithInput(st.in))
+	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
 	_, runErr := p.Run()
 	model.Close()
 	if runErr != nil && !errors.Is(runErr, tea.ErrInterrupted) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/replay"
@@ -84,6 +85,7 @@ func (p *pinFlags) pin(ctx context.Context, st *streams, s *session.Session, opt
 	if err != nil {
 		return err
 	}
+	st.redact.Add(secrets...)
 	scenario := p.scenario
 	if scenario == "" {
 		scenario = strings.TrimSuffix(filepath.Base(p.file), filepath.Ext(p.file))
@@ -96,7 +98,8 @@ func (p *pinFlags) pin(ctx context.Context, st *streams, s *session.Session, opt
 		Elicit:   opts.ElicitScript,
 		Sample:   opts.SampleScript,
 		Probe:    p.probe,
-		Secrets:  secrets,
+		// Every secret the run knows, learned ones too (a password argument).
+		Secrets: append(secrets, st.redact.Values()...),
 	})
 	if err != nil {
 		return err
@@ -108,7 +111,7 @@ func (p *pinFlags) pin(ctx context.Context, st *streams, s *session.Session, opt
 		}
 	}
 	if dir := filepath.Dir(p.file); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := frames.MkdirPrivate(dir); err != nil {
 			return usageErr("--pin %s: %v", p.file, err)
 		}
 	}

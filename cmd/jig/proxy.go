@@ -119,7 +119,7 @@ func runStdioProxy(o *proxyOptions, log *frames.Log, st *streams) error {
 	// A client that goes away must not kill jig with SIGPIPE before the
 	// server's exit is recorded.
 	signal.Ignore(syscall.SIGPIPE)
-	p := &proxy.Stdio{Command: o.command, Stdin: st.in, Stdout: st.out, Stderr: st.err, Log: log, Signals: sigs}
+	p := &proxy.Stdio{Command: o.command, Stdin: st.in, Stdout: st.rawOut, Stderr: st.rawErr, Log: log, Signals: sigs}
 	// Signals are passed on, not acted upon: the server decides when to go,
 	// and its exit status becomes ours.
 	code, err := p.Run(context.Background())

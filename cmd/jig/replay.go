@@ -1,10 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/replay"
@@ -83,7 +84,7 @@ func newReplayCmd(st *streams, runF runFunc[replayOptions]) *cobra.Command {
 	fl.BoolVar(&o.showCosmetic, "show-cosmetic", false, "list cosmetic differences instead of counting them")
 	fl.BoolVar(&o.update, "update", false, "accept the drift: rewrite each drifted fixture with the actual response (needs --reason; refused when CI is set)")
 	fl.StringVar(&o.reason, "reason", "", "with --update: why the drift is intended, recorded in each fixture's history")
-	fl.StringArrayVar(&o.secretEnv, "secret-env", nil, "with --update: redact the value of environment variable NAME (repeatable)")
+	fl.StringArrayVar(&o.secretEnv, "secret-env", nil, "redact the value of environment variable NAME from the reports, and from fixtures with --update (repeatable)")
 	fl.IntVar(&o.parallel, "parallel", 4, "targets replayed at once")
 	fl.IntVar(&o.inFlight, "in-flight", 8, "calls in flight per target")
 	return cmd
@@ -160,10 +161,12 @@ func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
 	if err != nil {
 		return err
 	}
+	st.redact.Add(secrets...)
 	opts, err := o.runnerOptions()
 	if err != nil {
 		return err
 	}
+	opts.Redactor = st.redact
 	cases, loadErrs := replay.Load(o.path)
 	for _, e := range loadErrs {
 		fmt.Fprintf(st.err, "jig: %v\n", e)
@@ -180,7 +183,7 @@ func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
 		}
 	}
 	for _, r := range reports {
-		if err := writeReport(r, t.reports); err != nil {
+		if err := writeReport(r, t.reports, st.redact); err != nil {
 			fmt.Fprintf(st.err, "jig: %v\n", err)
 			code.add(exitUsage)
 		}
@@ -359,18 +362,25 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func writeReport(r reportFile, reps []fixture.Report) error {
-	f, err := os.Create(r.path)
+// writeReport writes one report file, private and redacted like
+// everything jig writes.
+func writeReport(r reportFile, reps []fixture.Report, redact *frames.Redactor) error {
+	var buf bytes.Buffer
+	var err error
+	switch r.kind {
+	case "junit":
+		err = fixture.WriteJUnit(&buf, reps)
+	case "json":
+		err = fixture.WriteJSON(&buf, reps)
+	}
 	if err != nil {
 		return fmt.Errorf("--report %s=%s: %v", r.kind, r.path, err)
 	}
-	var w io.Writer = f
-	switch r.kind {
-	case "junit":
-		err = fixture.WriteJUnit(w, reps)
-	case "json":
-		err = fixture.WriteJSON(w, reps)
+	f, err := frames.CreatePrivate(r.path)
+	if err != nil {
+		return fmt.Errorf("--report %s=%s: %v", r.kind, r.path, err)
 	}
+	_, err = f.Write(redact.Bytes(buf.Bytes()))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

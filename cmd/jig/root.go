@@ -8,14 +8,24 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
 )
 
 // streams are the command's standard streams, passed explicitly so tests can
 // run commands in-process.
 type streams struct {
-	in       io.Reader
+	in io.Reader
+	// out and err redact every line with redact before it reaches the
+	// terminal: results, --frames, warnings, errors quoting a server.
 	out, err io.Writer
+	// rawOut and rawErr are the streams as given, for what must pass byte
+	// for byte: the TUI's drawing, and jig proxy's protocol and the
+	// server's stderr it passes through.
+	rawOut, rawErr io.Writer
+	// redact is the one redactor of everything this run prints or writes;
+	// each session adds its target's secrets and what it learns.
+	redact *frames.Redactor
 }
 
 // A runFunc is a command's work: its options in, an error out. Each
@@ -25,7 +35,11 @@ type runFunc[O any] func(ctx context.Context, opts *O, st *streams) error
 
 // run is the seam tests call: args in, exit code out.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	st := &streams{in: stdin, out: stdout, err: stderr}
+	red := frames.NewRedactor()
+	out, errw := frames.NewLineRedactor(stdout, red), frames.NewLineRedactor(stderr, red)
+	defer out.Flush()
+	defer errw.Flush()
+	st := &streams{in: stdin, out: out, err: errw, rawOut: stdout, rawErr: stderr, redact: red}
 	root := newRoot(st)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -37,7 +51,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.err != nil {
-		fmt.Fprintf(stderr, "jig: %v\n", err)
+		fmt.Fprintf(errw, "jig: %v\n", err)
 	}
 	return exitCode(err)
 }

@@ -245,7 +245,7 @@ func (f *targetFlags) addHeaders(t *session.Target) error {
 func (f *targetFlags) startRecording(st *streams, opts session.Options, label string) (func(), error) {
 	path, closer, err := record.ForLog(opts.Log, record.Options{
 		Path: f.record, Disabled: f.noRecord, Target: opts.Target.JSON(), Label: label,
-		Mode: "session", Secrets: opts.Target.Secrets(),
+		Mode: "session", Secrets: opts.Target.Secrets(), Redactor: opts.Redact,
 	})
 	if err != nil {
 		return nil, usageErr("recording the session: %v (choose a file with --record FILE, or --no-record)", err)

@@ -61,7 +61,7 @@ func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
 	}
 	defer stopRecording()
 	m := ui.New(ui.Config{Options: &opts, Timeout: o.target.timeout})
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(st.err), tea.WithInput(st.in))
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
 	_, runErr := p.Run()
 	closeErr := m.Close()
 	switch {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,6 +21,8 @@ func withSession(ctx context.Context, st *streams, tf *targetFlags, command []st
 	if err != nil {
 		return err
 	}
+	st.redact.Add(opts.Target.Secrets()...)
+	opts.Redact = st.redact
 	stopRecording, err := tf.startRecording(st, opts, label)
 	if err != nil {
 		return err
@@ -91,12 +92,14 @@ func (f *framesFlag) write(st *streams, log *frames.Log, info *session.Info) err
 	}
 	w := st.err
 	if f.dest != "-" {
-		file, err := os.Create(f.dest)
+		file, err := frames.CreatePrivate(f.dest)
 		if err != nil {
 			return usageErr("--frames %s: %v", f.dest, err)
 		}
 		defer file.Close()
-		w = file
+		lr := frames.NewLineRedactor(file, st.redact)
+		defer lr.Flush()
+		w = lr
 	}
 	if info != nil && info.ProtocolVersion != "" {
 		fmt.Fprintf(w, "session: %s %s · protocol %s (%s era) · %s · jig declared: %s\n",

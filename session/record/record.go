@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,6 +40,9 @@ type Options struct {
 	Mode string
 	// Secrets are values to redact besides the shapes frames.Redactor knows.
 	Secrets []string
+	// Redactor, when set, is the redactor to write with (the session's, so
+	// what it learns mid-session reaches the file too); Secrets are added.
+	Redactor *frames.Redactor
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -86,7 +90,12 @@ func Start(opts Options) (*frames.TranscriptWriter, string, error) {
 		}
 	}
 	h := frames.Header{Jig: session.Version, Started: started, Target: opts.Target, Mode: opts.Mode}
-	tw, err := frames.CreateTranscript(path, h, frames.NewRedactor(opts.Secrets...))
+	red := opts.Redactor
+	if red == nil {
+		red = frames.NewRedactor()
+	}
+	red.Add(opts.Secrets...)
+	tw, err := frames.CreateTranscript(path, h, red)
 	if err != nil {
 		return nil, "", fmt.Errorf("recording: %w", err)
 	}
@@ -185,8 +194,12 @@ func fileSlug(raw json.RawMessage, label string) string {
 	case len(t.Command) > 0:
 		s = commandSlug(t.Command)
 	case t.URL != "":
-		u := strings.TrimPrefix(strings.TrimPrefix(t.URL, "http://"), "https://")
-		host, path, _ := strings.Cut(u, "/")
+		// Host and last path segment only: never the user information or
+		// the query, where credentials live.
+		host, path := t.URL, ""
+		if u, err := url.Parse(t.URL); err == nil {
+			host, path = u.Host, u.Path
+		}
 		s = strings.ReplaceAll(host, ":", "-")
 		if p := strings.Trim(path, "/"); p != "" {
 			s += "_" + p[strings.LastIndex(p, "/")+1:]

@@ -84,6 +84,9 @@ type Options struct {
 	Timeout         time.Duration // to connect, and for each call; 30 s when 0
 	Parallel        int           // sessions at once; 4 when 0
 	InFlight        int           // calls in flight per session; 8 when 0
+	// Redactor, when set, is shared by every session (each adds its
+	// target's secrets), so whoever prints the reports knows them all.
+	Redactor *frames.Redactor
 }
 
 // An Outcome is what replaying one case gave.
@@ -197,6 +200,7 @@ func runGroup(ctx context.Context, g *targetGroup, out []Outcome, opts Options) 
 		Grace:           opts.Grace,
 		Capabilities:    opts.Capabilities,
 		Log:             frames.NewLog(nil),
+		Redact:          opts.Redactor,
 	}
 	if err := scriptedAnswers(&sopts, first); err != nil {
 		fail(err)
