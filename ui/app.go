@@ -283,8 +283,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case chooseToolMsg, sendCallMsg, callDoneMsg, renderedMsg, editCallMsg, selectCallMsg, showFramesMsg, cancelCallMsg:
 		return m, m.calling(msg)
 	case progressMsg:
-		if c := m.call(msg.id); c != nil && !c.done {
+		// Progress that crossed before the response can be handed over
+		// after the call came back: it is the call's all the same.
+		if c := m.call(msg.id); c != nil {
 			c.progress = append(c.progress, msg.p)
+			if c.done && c.responseSize() <= largeResult {
+				c.rendered = nil // drawn again, with this progress
+			}
 			m.result.sync()
 		}
 		return m, waitProgress(m.ctx, m.progress)
@@ -693,6 +698,7 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 		m.calls = append(m.calls, c)
 		m.editor.histPos = len(m.calls)
 		m.result.show(c.id)
+		m.followCall()
 		var progress chan<- progressMsg
 		how := ""
 		if c.withProgress {
@@ -716,6 +722,7 @@ func (m *Model) calling(msg tea.Msg) tea.Cmd {
 			c.cancelledAt = time.Now()
 			c.cancel(session.ErrCancelled)
 			m.result.sync()
+			m.followCall() // the cancellation, and the progress that may still come
 			m.setStatus(fmt.Sprintf("call #%d %s: cancelling (the SDK sends notifications/cancelled)…", c.id, c.tool), false)
 		}
 	case callDoneMsg:
@@ -818,6 +825,18 @@ func (m *Model) selectCallFrames(c *call, focus bool) {
 	if m.frames.selectSeq(f.Seq) && focus {
 		m.setFocus(paneFrames)
 	}
+}
+
+// followCall makes the frames pane follow the newest frames: a call was
+// sent or cancelled, and what crosses now is its request, its progress, its
+// cancellation. (A live session only: a recording's frames are not the
+// reproduction's.)
+func (m *Model) followCall() {
+	if m.readOnly {
+		return
+	}
+	m.frames.grow(m.cfg.Reader.Len())
+	m.frames.followNewest()
 }
 
 func (m *Model) setFocus(id paneID) {

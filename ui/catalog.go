@@ -181,6 +181,7 @@ func (m *Model) start(c *call, send func(context.Context, *call) tea.Cmd) tea.Cm
 	m.calls = append(m.calls, c)
 	m.editor.histPos = len(m.calls)
 	m.result.show(c.id)
+	m.followCall()
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	c.cancel = cancel
 	if m.lay.tabs {

@@ -214,6 +214,15 @@ func (p *framesPane) selectSeq(seq int64) bool {
 	return true
 }
 
+// followNewest selects the newest frame and keeps selecting each new one as
+// it arrives: a call was sent, or cancelled, and its frames are what to see.
+func (p *framesPane) followNewest() {
+	p.follow, p.bodyFocus = true, false
+	p.sel = max(p.count()-1, 0)
+	p.keepVisible()
+	p.syncBody()
+}
+
 func (p *framesPane) keepVisible() {
 	if p.listH <= 0 {
 		return
