@@ -44,8 +44,8 @@ func TestResourcesPane(t *testing.T) {
 	if len(p.out.msgs) != 1 || p.out.msgs[0] != (readResourceMsg{uri: "demo://readme"}) {
 		t.Fatalf("enter queued %v, want readResourceMsg{demo://readme}", p.out.msgs)
 	}
-	// u starts from the selected URI; what is typed is sent exactly, wrong or not.
-	for _, m := range press("u", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "nope ") {
+	// u opens an empty URI field; what is typed is sent exactly, wrong or not.
+	for _, m := range press("u", "demo://nope ") {
 		p.update(m)
 	}
 	if !p.typing() {

@@ -35,6 +35,7 @@ type editorPane struct {
 	problem    *jsonProblem
 	violations []schema.Violation
 	schemaErr  error
+	empty      []string // required string arguments still "", as the prefill left them
 	confirm    bool // one ctrl+s was pressed on violating arguments
 
 	calls   *[]*call // the session's calls, newest last (owned by the root)
@@ -93,7 +94,7 @@ func (e *editorPane) revalidate() {
 		return
 	}
 	e.checked = v
-	e.problem, e.violations, e.schemaErr = nil, nil, nil
+	e.problem, e.violations, e.schemaErr, e.empty = nil, nil, nil, nil
 	if e.tool == "" {
 		e.writeProblems()
 		return
@@ -101,6 +102,7 @@ func (e *editorPane) revalidate() {
 	e.problem = checkJSON(v)
 	if e.problem == nil && !isNull(e.input) {
 		e.violations, e.schemaErr = schema.Validate(e.input, json.RawMessage(v))
+		e.empty = emptyRequired(e.input, v)
 	}
 	e.writeProblems()
 }
@@ -119,6 +121,8 @@ func (e *editorPane) writeProblems() {
 		b.line(rolePlain, wrapText(e.schemaErr.Error(), "  ", e.width))
 	case isNull(e.input):
 		b.line(roleMuted, "valid JSON · the tool lists no input schema to check against")
+	case len(e.violations) == 0 && len(e.empty) > 0:
+		e.writeEmpty(&b)
 	case len(e.violations) == 0:
 		if e.prompt {
 			b.line(roleOK, "✓ every required argument is there, every value a string")
@@ -130,11 +134,63 @@ func (e *editorPane) writeProblems() {
 		for _, v := range e.violations {
 			b.line(roleViolation, "  "+v.String())
 		}
+		if len(e.empty) > 0 {
+			e.writeEmpty(&b)
+		}
 	}
 	top := e.problems.top
 	e.problems.setDoc(b.doc())
 	e.problems.top = top
 	e.problems.clamp()
+}
+
+// writeEmpty names the required arguments left as the prefill's "": jig
+// typed those, not the user, so sending them takes a second ctrl+s.
+func (e *editorPane) writeEmpty(b *docBuilder) {
+	for _, name := range e.empty {
+		b.linef(roleWarn, "! %s is required and still empty, as jig prefilled it: fill it in, or ctrl+s twice sends \"\"", name)
+	}
+}
+
+// emptyRequired lists the required string properties of an object schema
+// whose value in args is "".
+func emptyRequired(input json.RawMessage, args string) []string {
+	n, ok := parseSchema(input)
+	if !ok || len(n.Required) == 0 {
+		return nil
+	}
+	props := map[string]json.RawMessage{}
+	for _, p := range members(n.Properties) {
+		props[p.key] = p.value
+	}
+	required := map[string]bool{}
+	for _, r := range n.Required {
+		required[r] = true
+	}
+	var out []string
+	for _, a := range members(json.RawMessage(args)) {
+		if !required[a.key] || string(a.value) != `""` {
+			continue
+		}
+		if p, ok := parseSchema(props[a.key]); ok && p.has("string") {
+			out = append(out, a.key)
+		}
+	}
+	return out
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func itThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 func plural(n int) string {
@@ -264,6 +320,10 @@ func (e *editorPane) send() tea.Cmd {
 			what = "declared arguments"
 		}
 		return e.out.send(statusMsg{text: fmt.Sprintf("the arguments violate %s's %s (%d): ctrl+s again sends them exactly as typed", e.tool, what, len(e.violations)), isErr: true})
+	case len(e.empty) > 0 && !e.confirm:
+		e.confirm = true
+		return e.out.send(statusMsg{text: fmt.Sprintf("%s %s still empty, as jig prefilled %s: ctrl+s again sends %s empty", strings.Join(e.empty, ", "),
+			isAre(len(e.empty)), itThem(len(e.empty)), itThem(len(e.empty))), isErr: true})
 	}
 	e.confirm = false
 	if e.prompt {
@@ -329,7 +389,11 @@ func (e *editorPane) view() string {
 		line += strings.Repeat(" ", gap) + mode
 	}
 	if e.confirm {
-		line = e.st.warnText.Render(ansi.Truncate("ctrl+s again: send despite the schema violations", e.width, "…"))
+		why := "the schema violations"
+		if len(e.violations) == 0 {
+			why = "the empty required arguments"
+		}
+		line = e.st.warnText.Render(ansi.Truncate("ctrl+s again: send despite "+why, e.width, "…"))
 	}
 	sep := e.st.muted.Render(strings.Repeat("─", e.width))
 	if e.progress && !e.prompt {

@@ -82,6 +82,8 @@ func TestFlowPinCancel(t *testing.T) {
 	f.waitFor("● co", "Tools (5)")
 	f.keys("g", "enter")
 	f.waitFor("EDITING")
+	f.keys("ctrl+s") // order_id is required and left empty: a second ctrl+s sends it so
+	f.waitFor("ctrl+s again sends it empty")
 	f.keys("ctrl+s")
 	f.waitFor("call 1/1 #1 cancel_order")
 	f.keys("esc", "3", "P")

@@ -155,11 +155,9 @@ func (p *resourcesPane) update(msg tea.Msg) tea.Cmd {
 			return p.out.send(readResourceMsg{uri: r.URI})
 		}
 	case key.Matches(k, p.keys.ReadURI):
-		uri := ""
-		if r := p.selected(); r != nil {
-			uri = r.URI
-		}
-		p.editURI(uri)
+		// An empty field: what is typed is the URI, nothing else (enter
+		// reads the selected resource).
+		p.editURI("")
 	}
 	return nil
 }
