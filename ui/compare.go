@@ -58,24 +58,18 @@ func (v *compareView) title() string {
 	return fmt.Sprintf("Compare %s → %s", v.a.Label, v.b.Label)
 }
 
-// argumentsLine is the verdict on the inputs, the first thing to read.
-func (v *compareView) argumentsLine() string { return fixture.DescribeArguments(v.differ, "") }
+// argumentsLine is what the differences can be put down to, given the
+// arguments that moved: the first thing to read.
+func (v *compareView) argumentsLine() string { return fixture.Attribution(v.differ) }
 
-// verdict is the verdict on the outputs.
-func (v *compareView) verdict() string {
-	counts := map[fixture.Severity]int{}
-	for _, d := range v.report.Differences {
-		counts[d.Severity]++
-	}
-	switch v.report.Worst() {
-	case fixture.Breaking:
-		return fmt.Sprintf("✗ BREAKING drift (%d breaking, %d warn, %d cosmetic)", counts[fixture.Breaking], counts[fixture.Warn], counts[fixture.Cosmetic])
-	case fixture.Warn:
-		return fmt.Sprintf("~ drift worth a look (%d warn, %d cosmetic)", counts[fixture.Warn], counts[fixture.Cosmetic])
-	case fixture.Cosmetic:
-		return fmt.Sprintf("✓ no drift (%d cosmetic differences only)", counts[fixture.Cosmetic])
-	}
-	return "✓ no drift: the responses are the same"
+// verdict is the verdict on the responses: drift when B is the same
+// request answered again, a difference when the arguments moved.
+func (v *compareView) verdict() string { return fixture.ComparisonVerdict(v.differ, v.report) }
+
+// drifted reports whether the verdict is drift that a replay would fail on
+// (never when the arguments differ: then it is a difference they made).
+func (v *compareView) drifted() bool {
+	return len(v.differ) == 0 && v.report.Worst() >= fixture.Breaking
 }
 
 func (v *compareView) summaryDoc() *doc {
@@ -83,28 +77,24 @@ func (v *compareView) summaryDoc() *doc {
 	w := v.width
 	b.line(rolePlain, wrapHanging(fmt.Sprintf("A  %s · %s %s", v.a.Label, v.a.Name, oneLine(string(v.a.Arguments), 300)), "   ", w))
 	b.line(rolePlain, wrapHanging(fmt.Sprintf("B  %s · %s %s", v.b.Label, v.b.Name, oneLine(string(v.b.Arguments), 300)), "   ", w))
-	if len(v.differ) == 0 {
-		b.line(roleOK, v.argumentsLine())
-	} else {
-		b.line(roleWarn, v.argumentsLine())
-		b.line(roleMuted, wrapText("Several inputs moved: a difference below may come from the arguments, not the server. Change one at a time to attribute it.", "", w))
+	argRole := roleOK
+	if len(v.differ) > 0 {
+		argRole = roleWarn
 	}
+	b.line(argRole, wrapHanging(v.argumentsLine(), "  ", w))
 	role := roleOK
-	switch v.report.Worst() {
-	case fixture.Breaking:
+	switch {
+	case v.drifted():
 		role = roleError
-	case fixture.Warn:
+	case v.report.Worst() >= fixture.Warn:
 		role = roleWarn
 	}
 	b.line(role, v.verdict())
 	var text strings.Builder
-	_ = fixture.WriteText(&text, []fixture.Report{v.report}, true)
+	_ = fixture.WriteComparison(&text, v.report, true)
 	for _, l := range strings.Split(strings.TrimRight(text.String(), "\n"), "\n") {
 		switch {
-		case strings.HasPrefix(l, "Scenario:"), strings.HasPrefix(l, "Method:"), l == "", strings.Contains(l, "scenario: 1"), strings.HasPrefix(l, "1 scenario"):
-			continue // said above
-		case strings.HasPrefix(l, "  no drift"):
-			continue
+		case l == "":
 		case strings.HasPrefix(l, "- "):
 			b.line(roleRemoved, l)
 		case strings.HasPrefix(l, "+ "):
@@ -191,9 +181,11 @@ func (v *compareView) help() []key.Binding {
 
 func (v *compareView) columnTitle(side string, c fixture.Call, w int) string {
 	t := fmt.Sprintf("─ %s: %s ", side, c.Label)
-	if side == "A" {
+	switch {
+	case len(v.differ) > 0: // two different calls: neither is the other's past
+	case side == "A":
 		t += "(was) "
-	} else {
+	default:
 		t += "(now) "
 	}
 	if gap := w - ansi.StringWidth(t); gap > 0 {

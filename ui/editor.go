@@ -36,7 +36,7 @@ type editorPane struct {
 	violations []schema.Violation
 	schemaErr  error
 	empty      []string // required string arguments still "", as the prefill left them
-	confirm    bool // one ctrl+s was pressed on violating arguments
+	confirm    bool     // one ctrl+s was pressed on violating arguments
 
 	calls   *[]*call // the session's calls, newest last (owned by the root)
 	histPos int      // index into *calls being shown, or len(*calls) for the draft

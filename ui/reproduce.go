@@ -187,7 +187,7 @@ func (m *Model) openCompare(a, b fixture.Call, newID int) {
 	m.cmp = v
 	m.cmp.setSize(m.overlayView.width, m.overlayView.height)
 	m.overlay = overlayCompare
-	m.setStatus(fmt.Sprintf("%s → %s: %s · %s", a.Label, b.Label, v.argumentsLine(), v.verdict()), v.report.Worst() >= fixture.Breaking)
+	m.setStatus(fmt.Sprintf("%s → %s: %s · %s", a.Label, b.Label, fixture.DescribeArguments(v.differ, ""), v.verdict()), v.drifted())
 }
 
 // noteArguments says how a new call's arguments differ from what it is

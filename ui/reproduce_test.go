@@ -172,7 +172,8 @@ func TestFlowMarkAndCompare(t *testing.T) {
 	f.keys("/", "tool=search_orders", "enter", "g", "m")
 	f.waitFor("marked recorded #")
 	f.keys("G", "c")
-	f.waitFor("1 argument differs: limit", "BREAKING drift", "truncated")
+	f.waitFor("1 argument differs: limit", "≠ the responses differ", "truncated")
+	noContradiction(t, f.p.screen())
 	f.keys("esc", "r")
 	f.waitFor("names no server to reproduce against")
 }
@@ -188,4 +189,32 @@ func TestFlowArgumentsDifferFromPreviousCall(t *testing.T) {
 	f.waitFor("call 1/1", "✓ ok")
 	f.keys("esc", "ctrl+r", "enter", "down", "end", "left", "left", "Acme Corp", "end", "enter", `  "since": "2026-01-01",`, "down", "end", "backspace", "backspace", "500", "ctrl+s")
 	f.waitFor("call 2/2", "2 arguments differ from call #1: limit")
+}
+
+// noContradiction fails when a comparison of two calls whose arguments
+// differ in one place words it as drift, or asks to change one input at a
+// time (only one moved).
+func noContradiction(t *testing.T, screen string) {
+	t.Helper()
+	for _, w := range []string{"BREAKING", "drift", "Several inputs", "one at a time", "expected", "actual"} {
+		if strings.Contains(screen, w) {
+			t.Errorf("the comparison says %q, which contradicts itself:\n%s", w, screen)
+		}
+	}
+}
+
+// TestFlowCompareTwoLiveCalls: two calls the user made on purpose, one
+// argument apart, are a difference that argument made, never drift.
+func TestFlowCompareTwoLiveCalls(t *testing.T) {
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("● connected", "search_orders")
+	f.keys("G", "enter")
+	f.waitFor("EDITING")
+	f.keys("down", "end", "left", "left", "Acme Corp", "end", "enter", `  "since": "2026-01-01",`, "ctrl+s")
+	f.waitFor("call 1/1", "✓ ok")
+	f.keys("down", "end", "backspace", "backspace", "500", "ctrl+s")
+	f.waitFor("call 2/2", "1 argument differs from call #1: limit")
+	f.keys("esc", "3", "m", "[", "c")
+	f.waitFor("Compare call #2 → call #1", "1 argument differs: limit", "≠ the responses differ")
+	noContradiction(t, f.p.screen())
 }

@@ -65,8 +65,8 @@ func runCompare(ctx context.Context, o *compareOptions, st *streams) error {
 	if err != nil {
 		return usageErr("compare %s %s: %v", o.a, o.b, err)
 	}
-	fmt.Fprintf(st.out, "A: %s\nB: %s\n%s\n\n", describeCall(a), describeCall(b), fixture.DescribeArguments(differ, ""))
-	if err := fixture.WriteText(st.out, []fixture.Report{rep}, o.showCosmetic); err != nil {
+	fmt.Fprintf(st.out, "A: %s\nB: %s\n%s\n%s\n\n", describeCall(a), describeCall(b), fixture.Attribution(differ), fixture.ComparisonVerdict(differ, rep))
+	if err := fixture.WriteComparison(st.out, rep, o.showCosmetic); err != nil {
 		return err
 	}
 	if rep.Worst() >= fixture.Breaking {

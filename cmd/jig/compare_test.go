@@ -76,18 +76,23 @@ func TestCompare(t *testing.T) {
 	respOfFirst := one + "#" + strconv.Itoa(seq+1)
 
 	tests := []struct {
-		name   string
-		a, b   string
-		code   int
-		stdout []string
-		stderr string
+		name      string
+		a, b      string
+		code      int
+		stdout    []string
+		notStdout []string
+		stderr    string
 	}{
 		{name: "same call twice in one file", a: calls[0], b: calls[2], code: exitOK,
-			stdout: []string{"same arguments", "no drift", "1 scenario: 1 ok"}},
+			stdout: []string{"same arguments", "✓ no drift"}},
+		// Two calls that differ in one argument: what differs is a
+		// difference that argument made, not drift, and nothing says to
+		// change one input at a time (only one moved).
 		{name: "one argument moved", a: calls[0], b: calls[1], code: exitServerError,
-			stdout: []string{"1 argument differs: since", "result.structuredContent.count"}},
+			stdout:    []string{"1 argument differs: since", "result.structuredContent.count", "≠ the responses differ", "    A ", "    B "},
+			notStdout: []string{"drift", "expected", "actual", "Several inputs", "one at a time", "breaking"}},
 		{name: "across files: release 2 renamed customer_name", a: one, b: two, code: exitServerError,
-			stdout: []string{"same arguments", "orders[0].customer_name", "(breaking)"}},
+			stdout: []string{"same arguments", "orders[0].customer_name", "BREAKING drift"}},
 		{name: "a response frame names its call", a: respOfFirst, b: two + "#8", code: exitServerError,
 			stdout: []string{"customer_name"}},
 		{name: "missing file", a: filepath.Join(t.TempDir(), "none.jsonl"), b: one, code: exitUsage, stderr: "none.jsonl: open"},
@@ -103,6 +108,11 @@ func TestCompare(t *testing.T) {
 			for _, w := range tt.stdout {
 				if !strings.Contains(out, w) {
 					t.Errorf("stdout lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.notStdout {
+				if strings.Contains(out, w) {
+					t.Errorf("stdout says %q, which contradicts the comparison:\n%s", w, out)
 				}
 			}
 			if tt.stderr != "" && !strings.Contains(errOut, tt.stderr) {
