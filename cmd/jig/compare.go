@@ -25,17 +25,21 @@ const compareLong = `Compare two recorded tools/call exchanges, in one transcrip
 A and B are FILE#SEQ, the sequence number of a tools/call request or response
 frame (jig open FILE shows them), or FILE alone for the last tools/call in it.
 
-jig first says which arguments differ: a difference in the results of two
-calls whose inputs also moved attributes nothing. Then it prints B's response
-against A's as a fixture replay would (cosmetic, warn, breaking).
+jig first says which arguments differ, and so what the differences can be
+put down to: with the same arguments B is the same request answered again,
+and a change in its answer is drift; with one argument moved, the differences
+are what that change did; with several, any of them. Then it prints A's and
+B's values wherever the responses differ, judged as a fixture replay would
+(cosmetic differences are counted, not listed, without --show-cosmetic).
 
-Exit status: 0 no breaking differences, 1 breaking differences, 2 bad input.`
+Exit status: 0 when a replay of A would pass on B, 1 when it would fail,
+2 bad input.`
 
 func newCompareCmd(st *streams, runF runFunc[compareOptions]) *cobra.Command {
 	o := &compareOptions{}
 	cmd := &cobra.Command{
 		Use:   "compare A B",
-		Short: "Compare two recorded tools/call exchanges: arguments first, then the drift",
+		Short: "Compare two recorded tools/call exchanges: arguments first, then how the responses differ",
 		Long:  compareLong,
 		Example: `  jig compare run.jsonl#7 run.jsonl#11
   jig compare before.jsonl after.jsonl`,
