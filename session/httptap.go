@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcpjig/jig/frames"
 )
@@ -18,6 +19,11 @@ import (
 // and each server-sent event as it arrives. It does not touch the
 // mcp.Connection: the Streamable client type-asserts its own connection, and
 // wrapping it loses the standalone stream and the protocol-version header.
+//
+// It also knows what is still in flight (round trips, open event streams),
+// so that closing the session waits for their last frames: the SDK closes its
+// standalone stream in the background after Close returns, and a recording
+// closed before that lost the stream's last frame.
 type httpTap struct {
 	next    http.RoundTripper
 	log     *frames.Log
@@ -27,9 +33,81 @@ type httpTap struct {
 	// probe is set while the era is "auto" and the server/discover probe
 	// has not been sent: that one POST carries probeSessionID.
 	probe atomic.Bool
+
+	mu      sync.Mutex
+	busy    int              // round trips in flight and event streams open
+	streams map[*sseTap]bool // the open event streams
+	idle    chan struct{}    // closed when busy drops to 0 (made by settle)
+}
+
+func (t *httpTap) begin() {
+	t.mu.Lock()
+	t.busy++
+	t.mu.Unlock()
+}
+
+func (t *httpTap) end() {
+	t.mu.Lock()
+	t.busy--
+	if t.busy == 0 && t.idle != nil {
+		close(t.idle)
+		t.idle = nil
+	}
+	t.mu.Unlock()
+}
+
+// wait reports whether nothing is in flight, waiting at most limit.
+func (t *httpTap) wait(limit time.Duration) bool {
+	t.mu.Lock()
+	if t.busy == 0 {
+		t.mu.Unlock()
+		return true
+	}
+	if t.idle == nil {
+		t.idle = make(chan struct{})
+	}
+	idle := t.idle
+	t.mu.Unlock()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case <-idle:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+// settle waits (at most limit) for every round trip to end and every event
+// stream to be closed by the SDK, then closes the streams still open itself,
+// so each one's last frame is in the Log before the session says it closed.
+func (t *httpTap) settle(limit time.Duration) {
+	if t.wait(limit) {
+		return
+	}
+	t.mu.Lock()
+	open := make([]*sseTap, 0, len(t.streams))
+	for st := range t.streams {
+		open = append(open, st)
+	}
+	t.mu.Unlock()
+	for _, st := range open {
+		st.closeWith("event stream closed by jig: the session ended and the SDK had not closed it")
+	}
+	if !t.wait(limit) {
+		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
+			Note: "the session ended with an HTTP request still in flight; frames it brings later are not recorded"})
+	}
 }
 
 func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	t.begin()
+	streaming := false
+	defer func() {
+		if !streaming {
+			t.end()
+		}
+	}()
 	req = req.Clone(req.Context())
 	for k, vs := range t.headers {
 		req.Header[k] = vs
@@ -89,7 +167,8 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	case strings.HasPrefix(ct, "text/event-stream"):
 		t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo,
 			Note: frames.StatusNote(resp, "event stream opened")})
-		resp.Body = &sseTap{body: resp.Body, log: t.log, info: frames.HTTP{Method: req.Method, URL: info.URL}}
+		resp.Body = t.stream(resp.Body, frames.HTTP{Method: req.Method, URL: info.URL})
+		streaming = true
 	default:
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
@@ -148,6 +227,24 @@ func legacyRefusal(probe []byte, resp *http.Response) []byte {
 	return b
 }
 
+// stream wraps an event stream's body; the tap stays busy until it closes.
+func (t *httpTap) stream(body io.ReadCloser, info frames.HTTP) *sseTap {
+	st := &sseTap{body: body, log: t.log, info: info}
+	st.onClose = func() {
+		t.mu.Lock()
+		delete(t.streams, st)
+		t.mu.Unlock()
+		t.end()
+	}
+	t.mu.Lock()
+	if t.streams == nil {
+		t.streams = map[*sseTap]bool{}
+	}
+	t.streams[st] = true
+	t.mu.Unlock()
+	return st
+}
+
 // An sseTap records each server-sent event as the SDK reads its bytes, so
 // events are recorded in the order they arrive and before they are handled.
 // The stream is cut into events by frames.SSEParser, the parser the HTTP
@@ -157,9 +254,10 @@ type sseTap struct {
 	log  *frames.Log
 	info frames.HTTP
 
-	mu     sync.Mutex
-	parser frames.SSEParser
-	closed bool
+	mu      sync.Mutex
+	parser  frames.SSEParser
+	closed  bool
+	onClose func() // called once, after the closing frame is in the Log
 }
 
 func (s *sseTap) Read(p []byte) (int, error) {
@@ -177,14 +275,22 @@ func (s *sseTap) Read(p []byte) (int, error) {
 
 func (s *sseTap) emit(e frames.SSEEvent) { s.log.Append(e.Frame(s.info)) }
 
-func (s *sseTap) Close() error {
+func (s *sseTap) Close() error { return s.closeWith("event stream closed") }
+
+// closeWith closes the stream once, recording note as its last frame.
+func (s *sseTap) closeWith(note string) error {
 	s.mu.Lock()
 	closed := s.closed
 	s.closed = true
 	s.mu.Unlock()
-	if !closed {
-		s.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
-			HTTP: &frames.HTTP{Method: s.info.Method, URL: s.info.URL}, Note: "event stream closed"})
+	if closed {
+		return nil
 	}
-	return s.body.Close()
+	s.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+		HTTP: &frames.HTTP{Method: s.info.Method, URL: s.info.URL}, Note: note})
+	err := s.body.Close()
+	if s.onClose != nil {
+		s.onClose()
+	}
+	return err
 }

@@ -28,6 +28,9 @@ type lineTap struct {
 	sdkR *io.PipeReader
 	sdkW *io.PipeWriter
 	done chan struct{} // closed when the server's stream ends
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // newLineTap starts reading fromServer. The returned tap is the Reader and
@@ -61,10 +64,16 @@ func (t *lineTap) Write(p []byte) (int, error) {
 	return t.toServer.Write(p)
 }
 
-// Close closes the server's input: for a child process, its stdin.
+// Close closes the server's input: for a child process, its stdin. It may
+// be called more than once: the SDK closes the tap as its reader and again
+// as its writer, and the process closes it when it stops. Only the first
+// close can fail.
 func (t *lineTap) Close() error {
-	_ = t.sdkR.Close()
-	return t.toServer.Close()
+	t.closeOnce.Do(func() {
+		_ = t.sdkR.Close()
+		t.closeErr = t.toServer.Close()
+	})
+	return t.closeErr
 }
 
 // Read is what the SDK reads: only the lines that are JSON-RPC messages.

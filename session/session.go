@@ -104,6 +104,7 @@ type Session struct {
 	client  *mcp.Client
 	cs      *mcp.ClientSession
 	proc    *process
+	http    *httpTap // HTTP targets: what is still in flight
 	info    Info
 	stop    func() // stops an in-process demo server
 	tools   []*mcp.Tool
@@ -332,17 +333,18 @@ func (s *Session) transport() (mcp.Transport, error) {
 			_ = srv.Run(ctx, &mcp.IOTransport{Reader: c2sR, Writer: s2cW, MaxLineLength: -1})
 			s2cW.Close()
 		}()
-		s.stop = func() { c2sW.Close(); cancel(); <-done }
 		tap := newLineTap(s.Log, c2sW, s2cR)
+		// The server's last lines are in the Log once the tap has read them all.
+		s.stop = func() { c2sW.Close(); cancel(); <-done; <-tap.done }
 		return idTransport{&mcp.IOTransport{Reader: tap, Writer: tap, MaxLineLength: -1}}, nil
 	case TransportStreamable, TransportSSE:
 		headers := http.Header{}
 		for k, v := range t.Headers {
 			headers.Add(k, v)
 		}
-		tap := &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact, era: s.era}
-		tap.probe.Store((s.opts.ProtocolVersion == "" || EraOf(s.opts.ProtocolVersion) == "stateless") && t.Transport == TransportStreamable)
-		hc := &http.Client{Transport: tap}
+		s.http = &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact, era: s.era}
+		s.http.probe.Store((s.opts.ProtocolVersion == "" || EraOf(s.opts.ProtocolVersion) == "stateless") && t.Transport == TransportStreamable)
+		hc := &http.Client{Transport: s.http}
 		if t.Transport == TransportSSE {
 			return detached{&mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}}, nil
 		}
@@ -494,6 +496,9 @@ func (s *Session) Close() error {
 		case <-done:
 		case <-time.After(s.opts.Grace + time.Second):
 		}
+	}
+	if s.http != nil {
+		s.http.settle(s.opts.Grace + time.Second)
 	}
 	if s.proc != nil {
 		s.proc.stop()

@@ -143,9 +143,11 @@ func (p *process) Exited() (bool, error) {
 }
 
 // stop closes stdin, waits a grace period, then SIGTERMs and finally SIGKILLs
-// the process group. It returns once the process has exited.
+// the process group. It returns once the process has exited and nothing it
+// left in its group is running.
 func (p *process) stop() {
 	p.tap.Close()
+	defer p.endGroup()
 	for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
 		if sig != 0 {
 			_ = syscall.Kill(-p.cmd.Process.Pid, sig)
@@ -157,6 +159,44 @@ func (p *process) stop() {
 		}
 	}
 	<-p.exited
+}
+
+// endGroup ends the processes the server left in its process group after it
+// exited (a helper, a worker that does not watch its parent): jig started the
+// group, so nothing of it may outlive the session. Each is told in the Log.
+func (p *process) endGroup() {
+	pgid := p.cmd.Process.Pid
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		n := liveInGroup(pgid)
+		if n == 0 {
+			return
+		}
+		_ = syscall.Kill(-pgid, sig)
+		p.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+			Note: fmt.Sprintf("jig sent %s to %d process(es) the server left running in its process group", signalName(sig), n)})
+		deadline := time.Now().Add(p.grace)
+		for liveInGroup(pgid) > 0 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond) // no notification tells when a group empties
+		}
+	}
+}
+
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	}
+	return sig.String()
+}
+
+// killProbe is 1 when process group pgid has any process (zombies too), else 0.
+func killProbe(pgid int) int {
+	if syscall.Kill(-pgid, 0) == nil {
+		return 1
+	}
+	return 0
 }
 
 // exitWatch returns a context that is cancelled when the process exits, so a
