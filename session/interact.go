@@ -51,16 +51,24 @@ func RejectSampling() error {
 // timeout nor a broken connection.
 var ErrCancelled = errors.New("cancelled by the user")
 
-// CancelledError says a call was cancelled on purpose, after how long, and
-// which request the SDK's notifications/cancelled names.
+// CancelledError says a call was cancelled, after how long, and why: Cause
+// is the cause its context was cancelled with, ErrCancelled when the user
+// cancelled it, or whatever cancelled the caller (an interrupt). The SDK
+// sent notifications/cancelled for its request either way.
 type CancelledError struct {
 	Method string
 	After  time.Duration
+	Cause  error
 }
 
 func (e *CancelledError) Error() string {
-	return fmt.Sprintf("%s cancelled by you after %s (jig sent notifications/cancelled; the server may still send progress)", e.Method, e.After.Round(time.Millisecond))
+	if e.Cause == nil || errors.Is(e.Cause, ErrCancelled) {
+		return fmt.Sprintf("%s cancelled by you after %s (jig sent notifications/cancelled; the server may still send progress)", e.Method, e.After.Round(time.Millisecond))
+	}
+	return fmt.Sprintf("%s cancelled after %s: %v (jig sent notifications/cancelled)", e.Method, e.After.Round(time.Millisecond), e.Cause)
 }
+
+func (e *CancelledError) Unwrap() error { return e.Cause }
 
 // Progress is one notifications/progress for a call's progress token.
 type Progress struct {

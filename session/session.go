@@ -553,10 +553,10 @@ func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Con
 		return s.redacted(&ConnectError{Target: s.opts.Target, Stderr: s.Stderr(),
 			Err: &UnusableAnswerError{Method: what, Frame: s.Log.Frame(int(wa.seq) - 1)}})
 	}
-	if errors.Is(context.Cause(ctx), ErrCancelled) {
-		// Cancelled on purpose: not a broken connection, so no waiting for
-		// the process to exit.
-		return &CancelledError{Method: what, After: time.Since(start)}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		// Cancelled by the caller (the user's cancel, an interrupt), not a
+		// broken connection: no waiting for the process to exit.
+		return &CancelledError{Method: what, After: time.Since(start), Cause: context.Cause(ctx)}
 	}
 	return s.redacted(s.connectError(ctx, cctx, err, what, mark))
 }

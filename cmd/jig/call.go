@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -126,13 +127,7 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 	ex, err := callWith(ctx, st, s, o.tool, argv, o.progress, o.cancelAfter)
 	var cancelled *session.CancelledError
 	if errors.As(err, &cancelled) {
-		id := ""
-		if ex != nil && ex.Request != nil {
-			id = " for request id=" + ex.Request.ID
-		}
-		fmt.Fprintf(st.err, "jig: tools/call %s cancelled after %s as --cancel-after asked: jig sent notifications/cancelled%s; no response will come (the server may still send progress)\n",
-			o.tool, cancelled.After.Round(time.Millisecond), id)
-		return &exitError{code: exitCancelled}
+		return o.cancelled(st, ex, cancelled)
 	}
 	if _, isRPC := err.(*session.RPCError); o.pin.file != "" && ex != nil && (err == nil || isRPC) {
 		opts, oerr := o.target.options(o.command)
@@ -144,6 +139,26 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 		}
 	}
 	return o.report(st, ex, err)
+}
+
+// cancelled says why the call was cancelled: --cancel-after (exit 4) or a
+// signal (128+n; the session is closed after this, ending the server).
+func (o *callOptions) cancelled(st *streams, ex *session.Exchange, c *session.CancelledError) error {
+	id := ""
+	if ex != nil && ex.Request != nil {
+		id = " for request id=" + ex.Request.ID
+	}
+	var se *signalError
+	if errors.As(c.Cause, &se) {
+		if se.sig != syscall.SIGPIPE {
+			fmt.Fprintf(st.err, "jig: tools/call %s interrupted by %s after %s: jig sent notifications/cancelled%s and stops the server\n",
+				o.tool, sigName(se.sig), c.After.Round(time.Millisecond), id)
+		}
+		return &exitError{code: exitCode(se)}
+	}
+	fmt.Fprintf(st.err, "jig: tools/call %s cancelled after %s as --cancel-after asked: jig sent notifications/cancelled%s; no response will come (the server may still send progress)\n",
+		o.tool, c.After.Round(time.Millisecond), id)
+	return &exitError{code: exitCancelled}
 }
 
 // report prints the call's result or JSON-RPC error on stdout.

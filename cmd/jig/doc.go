@@ -33,7 +33,13 @@
 // exit.go is the only place that turns an outcome into a number. Commands
 // return errors: a *session.UsageError (usageErr) is 2, a
 // *session.ConnectError 3, a *session.RPCError 1; an *exitError carries any
-// other code, with its message already printed when err is nil.
+// other code, with its message already printed when err is nil. A signal
+// (SIGINT, SIGTERM, SIGHUP; a closed stdout's EPIPE for SIGPIPE) cancels
+// the command's context with a *signalError as its cause (signals.go): the
+// command ends through its context, its session closes (ending the
+// server's process group), and run turns what failed into 128+n. Never
+// exit from a command; only jig proxy, which passes signals on to the
+// server it runs, listens for them itself.
 //
 // Keep functions a screen long (~60 lines): split by what they decide, as
 // runReplay is split into tallyOutcomes, accept and suggestAccept.

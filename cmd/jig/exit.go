@@ -48,6 +48,7 @@ func exitWith(code int) error {
 // exitCode is the exit code of a command's error.
 func exitCode(err error) int {
 	var ee *exitError
+	var se *signalError
 	var ue *session.UsageError
 	var fe *fixture.FileError
 	var ce *session.ConnectError
@@ -57,6 +58,8 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ee):
 		return ee.code
+	case errors.As(err, &se):
+		return 128 + int(se.sig)
 	case errors.As(err, &ue), errors.As(err, &fe):
 		return exitUsage
 	case errors.As(err, &ce):

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	ctx, cancel, stop := withSignals(context.Background())
+	code := run(ctx, os.Args[1:], os.Stdin, guardPipe(os.Stdout, cancel), guardPipe(os.Stderr, cancel))
 	stop()
 	os.Exit(code)
 }

@@ -111,6 +111,9 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
 	_, runErr := p.Run()
 	model.Close()
+	if in := interruption(ctx); in != nil {
+		return in
+	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrInterrupted) {
 		return fmt.Errorf("the TUI failed: %w", runErr)
 	}

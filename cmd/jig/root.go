@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -50,7 +51,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	}
 	var ee *exitError
-	if !errors.As(err, &ee) || ee.err != nil {
+	var se *signalError
+	if in := interruption(ctx); in != nil && !errors.As(err, &ee) && !errors.As(err, &se) {
+		// Whatever failed after a signal failed because of it: a cancelled
+		// handshake is not a server that could not be reached.
+		err = in
+	}
+	switch {
+	case errors.As(err, &ee) && ee.err == nil:
+	case errors.As(err, &se) && se.sig == syscall.SIGPIPE:
+		// The reader of jig's output went away: its choice, not an error.
+	default:
 		fmt.Fprintf(errw, "jig: %v\n", err)
 	}
 	return exitCode(err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -30,5 +32,9 @@ func runServeDemo(ctx context.Context, o *serveDemoOptions, st *streams) error {
 	if o.release < 1 || o.release > 2 {
 		return usageErr("--release %d: the demo server has releases 1 and 2", o.release)
 	}
-	return demo.ServeStdio(ctx, o.release)
+	err := demo.ServeStdio(ctx, o.release)
+	if errors.Is(err, syscall.EPIPE) {
+		return nil // the client went away: the session is over
+	}
+	return err
 }

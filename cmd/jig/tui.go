@@ -64,6 +64,9 @@ func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
 	_, runErr := p.Run()
 	closeErr := m.Close()
+	if in := interruption(ctx); in != nil {
+		return in // the session is closed: the server's group is gone
+	}
 	switch {
 	case runErr == nil:
 	case errors.Is(runErr, tea.ErrInterrupted), errors.Is(runErr, context.Canceled), errors.Is(ctx.Err(), context.Canceled):
