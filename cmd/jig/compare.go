@@ -91,20 +91,35 @@ func describeCall(c fixture.Call) string {
 	return fmt.Sprintf("%s tools/call %s %s", c.Label, c.Name, args)
 }
 
-// loadCall reads the call a FILE#SEQ or FILE argument names. Every error
-// names the input and the next step, and exits 2.
+// loadCall reads the answered call a FILE#SEQ or FILE argument names.
+// Every error names the input and the next step, and exits 2.
 func loadCall(arg string) (fixture.Call, error) {
+	c, _, err := loadRecorded(arg)
+	if err != nil {
+		return c, err
+	}
+	if !c.Answered() {
+		i := strings.LastIndex(c.Label, "#")
+		return fixture.Call{}, usageErr("%s: the tools/call %s has no recorded response, so there is nothing to compare (pick an answered call: jig open %s)",
+			arg, c.Label[i:], shellQuote(c.Label[:i]))
+	}
+	return c, nil
+}
+
+// loadRecorded reads the call a FILE#SEQ or FILE argument names, answered
+// or not, and the file it is in (closed: its header and calls stay).
+func loadRecorded(arg string) (fixture.Call, *importer.File, error) {
 	path, seq, hasSeq := arg, int64(0), false
 	if i := strings.LastIndex(arg, "#"); i >= 0 {
 		if n, err := strconv.ParseInt(arg[i+1:], 10, 64); err == nil {
 			path, seq, hasSeq = arg[:i], n, true
 		} else if _, statErr := os.Stat(arg); statErr != nil {
-			return fixture.Call{}, usageErr("%s: %q is not a frame number (use FILE#SEQ, e.g. run.jsonl#7, or FILE alone for its last tools/call)", arg, arg[i+1:])
+			return fixture.Call{}, nil, usageErr("%s: %q is not a frame number (use FILE#SEQ, e.g. run.jsonl#7, or FILE alone for its last tools/call)", arg, arg[i+1:])
 		}
 	}
 	f, err := importer.Open(path)
 	if err != nil {
-		return fixture.Call{}, usageErr("%s: %v (give a transcript written by jig --record, jig proxy, or listed by jig sessions)", arg, err)
+		return fixture.Call{}, nil, usageErr("%s: %v (give a transcript written by jig --record, jig proxy, or listed by jig sessions)", arg, err)
 	}
 	defer f.Close()
 	r := f.Reader
@@ -112,22 +127,18 @@ func loadCall(arg string) (fixture.Call, error) {
 	if hasSeq {
 		i = sort.Search(r.Len(), func(i int) bool { return r.Frame(i).Seq >= seq })
 		if i >= r.Len() || r.Frame(i).Seq != seq {
-			return fixture.Call{}, usageErr("%s: there is no frame #%d (the frames are #%s; list the calls with: jig open %s --text | grep tools/call)",
+			return fixture.Call{}, nil, usageErr("%s: there is no frame #%d (the frames are #%s; list the calls with: jig open %s --text | grep tools/call)",
 				arg, seq, seqRange(r), shellQuote(path))
 		}
 	} else if i = lastCall(r); i < 0 {
-		return fixture.Call{}, usageErr("%s: the transcript holds no tools/call (open it to look: jig open %s)", arg, shellQuote(path))
+		return fixture.Call{}, nil, usageErr("%s: the transcript holds no tools/call (open it to look: jig open %s)", arg, shellQuote(path))
 	}
 	c, err := fixture.RecordedCall(r, i)
 	if err != nil {
-		return fixture.Call{}, usageErr("%s: %v (list the calls with: jig open %s --text | grep tools/call)", arg, err, shellQuote(path))
-	}
-	if !c.Answered() {
-		return fixture.Call{}, usageErr("%s: the tools/call #%d has no recorded response, so there is nothing to compare (pick an answered call: jig open %s)",
-			arg, r.Frame(i).Seq, shellQuote(path))
+		return fixture.Call{}, nil, usageErr("%s: %v (list the calls with: jig open %s --text | grep tools/call)", arg, err, shellQuote(path))
 	}
 	c.Label = path + c.Label
-	return c, nil
+	return c, f, nil
 }
 
 // lastCall is the index of the last tools/call request sent to the server, or -1.

@@ -233,6 +233,17 @@ func TestOpenCompareProxySessionsFlags(t *testing.T) {
 		}},
 		{name: "one call", args: []string{"run.jsonl"}, err: "accepts 2 arg(s)"},
 	})
+	checkFlags(t, newAttributeCmd, []string{"a", "b"}, nil, []flagCase[attributeOptions]{
+		{name: "two calls on the demo", args: []string{"c.json#2", "c.json#4", "--demo", "--pin-dir", "fx", "--json"}, want: func(o *attributeOptions) {
+			o.a, o.b, o.target.demo, o.pinDir, o.json = "c.json#2", "c.json#4", true, "fx", true
+		}},
+		{name: "a command and a tool", args: []string{"s.jsonl#7", "s.jsonl#11", "--tool", "get-sum", "--", "node", "e.js", "stdio"}, want: func(o *attributeOptions) {
+			o.a, o.b, o.tool, o.command = "s.jsonl#7", "s.jsonl#11", "get-sum", []string{"node", "e.js", "stdio"}
+		}},
+		{name: "one call", args: []string{"c.json#2"}, err: "requires at least 2 arg(s)"},
+		{name: "command without --", args: []string{"a", "b", "node"}, err: "a server command goes after --"},
+		{name: "three calls before --", args: []string{"a", "b", "c", "--", "node"}, err: "attribute takes two calls A B before --"},
+	})
 	checkFlags(t, newProxyCmd, nil, nil, []flagCase[proxyOptions]{
 		{name: "stdio", args: []string{"--record", "r.jsonl", "--secret", "$TOKEN", "--", "node", "s.js"}, want: func(o *proxyOptions) {
 			o.record, o.secrets, o.command = "r.jsonl", []string{"$TOKEN"}, []string{"node", "s.js"}

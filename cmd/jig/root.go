@@ -104,6 +104,7 @@ func newRoot(st *streams) *cobra.Command {
 		newProxyCmd(st, runProxy),
 		newOpenCmd(st, runOpen),
 		newCompareCmd(st, runCompare),
+		newAttributeCmd(st, runAttribute),
 		newSessionsCmd(st, runSessions, runPrune),
 		newServeDemoCmd(st, runServeDemo),
 		newDemoCmd(st, runTUI),

@@ -34,6 +34,8 @@ type targetFlags struct {
 	inputs       []string
 	elicit       string
 	sample       string
+	// recorded is where startRecording is writing the session ("" when not).
+	recorded string
 }
 
 func (f *targetFlags) bind(cmd *cobra.Command) {
@@ -250,6 +252,7 @@ func (f *targetFlags) startRecording(st *streams, opts session.Options, label st
 	if err != nil {
 		return nil, usageErr("recording the session: %v (choose a file with --record FILE, or --no-record)", err)
 	}
+	f.recorded = path
 	return func() {
 		if err := closer(); err != nil {
 			fmt.Fprintf(st.err, "jig: the recording %s is incomplete: %v\n", path, err)

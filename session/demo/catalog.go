@@ -25,7 +25,7 @@ Tools:
 The two calls of jig's walkthrough transcript:
   search_orders {"customer": "Acme Corp", "since": "last month"}
   search_orders {"customer": "acme", "since": "2026-01-01", "limit": 500}
-Then one argument at a time from the first:
+Then one argument at a time from the first (jig attribute makes every such step):
   search_orders {"customer": "Acme Corp", "since": "2026-01-01"}
   search_orders {"customer": "Acme Corp", "since": "2026-01-01", "limit": 500}
 `
