@@ -46,6 +46,7 @@ type capture struct {
 	next   http.RoundTripper
 	log    *frames.Log
 	redact *frames.Redactor
+	server string // the MCP endpoint
 
 	mu      sync.Mutex
 	prm     *oauthex.ProtectedResourceMetadata
@@ -100,10 +101,51 @@ func (c *capture) RoundTrip(req *http.Request) (*http.Response, error) {
 	if summary != "" {
 		note += " — " + summary
 	}
+	handed := rbody
+	if step == StepServerMetadata && resp.StatusCode == http.StatusOK {
+		if legacy, why := c.legacyIssuer(req, rbody); legacy != nil {
+			handed, note = legacy, note+"; "+why
+		}
+	}
 	c.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
 		HTTP: &frames.HTTP{Method: req.Method, URL: shownURL, Status: resp.StatusCode, Headers: c.redact.Headers(resp.Header)},
 		Note: note, Raw: c.redactBody(ct, rbody)})
+	resp.Body = io.NopCloser(bytes.NewReader(handed))
 	return resp, nil
+}
+
+// legacyIssuer accepts the metadata of a 2025-03-26 server, which predates
+// protected-resource metadata: with none found, the MCP server's origin is
+// the authorization server, and its metadata at the root may name an
+// issuer with a path on that same origin (…/oauth). The SDK checks the
+// issuer against the origin (RFC 8414 §3.3) and refuses; jig hands it the
+// metadata with the origin as issuer — only then, only on the MCP server's
+// own origin — and the frame keeps what the server sent. It returns nil
+// when the answer is not such a case.
+func (c *capture) legacyIssuer(req *http.Request, body []byte) ([]byte, string) {
+	c.mu.Lock()
+	prm := c.prm
+	c.mu.Unlock()
+	su, err := url.Parse(c.server)
+	if prm != nil || err != nil || req.URL.Host != su.Host || req.URL.Scheme != su.Scheme || req.URL.Path != "/.well-known/oauth-authorization-server" {
+		return nil, ""
+	}
+	var m map[string]json.RawMessage
+	var issuer string
+	if json.Unmarshal(body, &m) != nil || json.Unmarshal(m["issuer"], &issuer) != nil {
+		return nil, ""
+	}
+	origin := su.Scheme + "://" + su.Host
+	iu, err := url.Parse(issuer)
+	if err != nil || iu.Scheme != su.Scheme || iu.Host != su.Host || issuer == origin || strings.TrimSuffix(issuer, "/") == origin {
+		return nil, ""
+	}
+	m["issuer"], _ = json.Marshal(origin)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return nil, ""
+	}
+	return out, fmt.Sprintf("no protected-resource metadata (a 2025-03-26 server): its issuer %s is on the server's own origin, accepted as %s", issuer, origin)
 }
 
 // origin says where a protected-resource metadata URL came from.
@@ -173,6 +215,9 @@ func (c *capture) classify(req *http.Request, body []byte) string {
 func (c *capture) observe(step string, req *http.Request, status int, ct string, body []byte) string {
 	media, _, _ := mime.ParseMediaType(ct)
 	isJSON := media == "application/json" || strings.HasSuffix(media, "+json")
+	if status == http.StatusNotFound && (step == StepResourceMetadata || step == StepServerMetadata) {
+		return "none here" // discovery tries several well-known URLs
+	}
 	if status >= 400 {
 		return errorSummary(isJSON, media, body)
 	}

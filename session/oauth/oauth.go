@@ -157,7 +157,7 @@ func New(opts Options) (*Handler, error) {
 		base = guardedTransport(opts.Server)
 	}
 	h := &Handler{opts: opts, log: opts.Log, redact: opts.Redact}
-	h.cap = &capture{next: base, log: opts.Log, redact: opts.Redact}
+	h.cap = &capture{next: base, log: opts.Log, redact: opts.Redact, server: opts.Server}
 	h.client = &http.Client{Transport: h.cap, Timeout: 30 * time.Second}
 	if opts.Mode == ClientCredentials {
 		cc, err := extauth.NewClientCredentialsHandler(&extauth.ClientCredentialsHandlerConfig{
@@ -256,6 +256,16 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		resp.Body.Close()
 		return nil
 	}
+	h.mu.Lock()
+	failed := h.failed
+	h.mu.Unlock()
+	if failed != nil {
+		// The SDK retries a refused server/discover with initialize: one
+		// failed login (or refusal to log in) must not become two.
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return failed
+	}
 	h.cap.mu.Lock()
 	h.cap.regMeta = metaURL
 	h.cap.mu.Unlock()
@@ -266,15 +276,6 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 	h.emit(Event{Step: StepChallenge, Text: text, Scopes: scopes})
 
 	h.mu.Lock()
-	if h.failed != nil {
-		// The SDK retries a refused server/discover with initialize: one
-		// failed login (or refusal to log in) must not become two.
-		failed := h.failed
-		h.mu.Unlock()
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return failed
-	}
 	why := h.storedWhy
 	if resp.StatusCode == http.StatusForbidden {
 		why = fmt.Sprintf("the server asks for more scope (%s)", strings.Join(scopes, " "))
