@@ -14,7 +14,13 @@ import (
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/oauth"
+	"github.com/mcpjig/jig/session/oauth/oauthtest"
 )
+
+func TestMain(m *testing.M) {
+	oauthtest.MaybeBrowse()
+	os.Exit(m.Run())
+}
 
 // flow is one session against a resource server, with what it captured.
 type flow struct {
@@ -25,13 +31,13 @@ type flow struct {
 	events []oauth.Event
 }
 
-func open(t *testing.T, rs *resourceServer, ao oauth.Options) *flow {
+func open(t *testing.T, rs *oauthtest.ResourceServer, ao oauth.Options) *flow {
 	t.Helper()
 	f := &flow{log: frames.NewLog(nil), redact: frames.NewRedactor()}
 	var mu sync.Mutex
 	ao.OnEvent = func(e oauth.Event) { mu.Lock(); f.events = append(f.events, e); mu.Unlock() }
 	if ao.Browser == nil {
-		ao.Browser = testBrowser()
+		ao.Browser = oauthtest.Browser()
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -58,7 +64,7 @@ func (f *flow) notes() []string {
 
 // assertNoSecrets fails if any frame holds a secret the authorization
 // server issued or was sent: in its bytes, note, URL or headers.
-func assertNoSecrets(t *testing.T, f *flow, as *authServer) {
+func assertNoSecrets(t *testing.T, f *flow, as *oauthtest.AuthServer) {
 	t.Helper()
 	for i := 0; i < f.log.Len(); i++ {
 		fr := f.log.Frame(i)
@@ -91,8 +97,8 @@ func wantSteps(t *testing.T, notes []string, steps ...string) {
 // stores the token; the next, told it may not log in, uses the stored token
 // without a single OAuth request.
 func TestLoginIsCapturedStoredAndReused(t *testing.T) {
-	as := newAuthServer(t)
-	rs := newResourceServer(t, as)
+	as := oauthtest.NewAuthServer(t)
+	rs := oauthtest.NewResourceServer(t, as)
 	store := oauth.FileStore(filepath.Join(t.TempDir(), "jig", "credentials.json"))
 
 	f := open(t, rs, oauth.Options{Store: store})
@@ -108,8 +114,8 @@ func TestLoginIsCapturedStoredAndReused(t *testing.T) {
 	}
 	assertNoSecrets(t, f, as)
 	g := f.s.Auth()
-	if g == nil || g.Issuer != as.srv.URL || g.Source != "login" || g.Stored == "" {
-		t.Fatalf("grant after login = %+v; want issuer %s from a login, stored", g, as.srv.URL)
+	if g == nil || g.Issuer != as.URL() || g.Source != "login" || g.Stored == "" {
+		t.Fatalf("grant after login = %+v; want issuer %s from a login, stored", g, as.URL())
 	}
 
 	// The store: one entry, the file 0600 in a 0700 directory.
@@ -117,14 +123,14 @@ func TestLoginIsCapturedStoredAndReused(t *testing.T) {
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("store.List = %v, %v; want one entry", entries, err)
 	}
-	if e := entries[0]; e.Issuer != as.srv.URL || e.Server != oauth.CanonicalServer(rs.URL()) || !e.Refreshable || e.Registration != "dynamic" || e.Secrets != nil {
+	if e := entries[0]; e.Issuer != as.URL() || e.Server != oauth.CanonicalServer(rs.URL()) || !e.Refreshable || e.Registration != "dynamic" || e.Secrets != nil {
 		t.Errorf("stored entry = %+v", e)
 	}
 	assertMode(t, store.Path(), 0o600)
 	assertMode(t, filepath.Dir(store.Path()), 0o700)
 	f.s.Close()
 
-	before := as.authorizations
+	before := as.Authorizations()
 	g2 := open(t, rs, oauth.Options{Store: store, Mode: oauth.StoredOnly})
 	if g2.err != nil {
 		t.Fatalf("a session with the stored token: %v", g2.err)
@@ -132,7 +138,7 @@ func TestLoginIsCapturedStoredAndReused(t *testing.T) {
 	if n := len(g2.notes()); n != 0 {
 		t.Errorf("a session with a valid stored token made %d OAuth requests:\n%s", n, strings.Join(g2.notes(), "\n"))
 	}
-	if as.authorizations != before {
+	if as.Authorizations() != before {
 		t.Errorf("the authorization endpoint was visited again")
 	}
 	if g := g2.s.Auth(); g == nil || g.Source != "stored" {
@@ -154,15 +160,15 @@ func assertMode(t *testing.T, path string, want os.FileMode) {
 // An expired stored token is refreshed without asking anyone, the refresh
 // is a frame, and the new token replaces the old one in the store.
 func TestExpiredTokenRefreshesSilently(t *testing.T) {
-	as := newAuthServer(t)
-	as.expiresIn = 1 // within oauth2's 10s early expiry: stale at once
-	rs := newResourceServer(t, as)
+	as := oauthtest.NewAuthServer(t)
+	as.Set(func(k *oauthtest.Knobs) { k.ExpiresIn = 1 }) // within oauth2's 10s early expiry: stale at once
+	rs := oauthtest.NewResourceServer(t, as)
 	store := oauth.FileStore(filepath.Join(t.TempDir(), "credentials.json"))
 	if f := open(t, rs, oauth.Options{Store: store}); f.err != nil {
 		t.Fatalf("login: %v", f.err)
 	}
 	_, old, _ := store.Lookup(rs.URL())
-	as.expiresIn = 3600
+	as.Set(func(k *oauthtest.Knobs) { k.ExpiresIn = 3600 })
 
 	f := open(t, rs, oauth.Options{Store: store, Mode: oauth.StoredOnly})
 	if f.err != nil {
@@ -182,14 +188,14 @@ func TestExpiredTokenRefreshesSilently(t *testing.T) {
 // A refresh that fails: non-interactively, a NeedsLoginError (exit 3 with
 // the login command); interactively, a new login.
 func TestRefreshFailure(t *testing.T) {
-	as := newAuthServer(t)
-	as.expiresIn = 1
-	rs := newResourceServer(t, as)
+	as := oauthtest.NewAuthServer(t)
+	as.Set(func(k *oauthtest.Knobs) { k.ExpiresIn = 1 })
+	rs := oauthtest.NewResourceServer(t, as)
 	store := oauth.FileStore(filepath.Join(t.TempDir(), "credentials.json"))
 	if f := open(t, rs, oauth.Options{Store: store}); f.err != nil {
 		t.Fatalf("login: %v", f.err)
 	}
-	as.refreshFails = true
+	as.Set(func(k *oauthtest.Knobs) { k.RefreshFails = true })
 
 	f := open(t, rs, oauth.Options{Store: store, Mode: oauth.StoredOnly})
 	var ne *oauth.NeedsLoginError
@@ -204,28 +210,28 @@ func TestRefreshFailure(t *testing.T) {
 	}
 	wantSteps(t, f.notes(), oauth.StepRefresh)
 
-	before := as.authorizations
-	as.expiresIn = 3600
+	before := as.Authorizations()
+	as.Set(func(k *oauthtest.Knobs) { k.ExpiresIn = 3600 })
 	f = open(t, rs, oauth.Options{Store: store})
 	if f.err != nil {
 		t.Fatalf("interactive session after a failed refresh: %v\n%s", f.err, strings.Join(f.notes(), "\n"))
 	}
-	if as.authorizations != before+1 {
-		t.Errorf("a failed refresh did not start a login (authorizations %d → %d)", before, as.authorizations)
+	if as.Authorizations() != before+1 {
+		t.Errorf("a failed refresh did not start a login (authorizations %d → %d)", before, as.Authorizations())
 	}
 }
 
 // Without stored credentials, --auth-stored-only never starts a login.
 func TestStoredOnlyWithoutCredentials(t *testing.T) {
-	as := newAuthServer(t)
-	rs := newResourceServer(t, as)
+	as := oauthtest.NewAuthServer(t)
+	rs := oauthtest.NewResourceServer(t, as)
 	f := open(t, rs, oauth.Options{Store: oauth.FileStore(filepath.Join(t.TempDir(), "c.json")), Mode: oauth.StoredOnly})
 	var ne *oauth.NeedsLoginError
 	if !errors.As(f.err, &ne) || !strings.Contains(f.err.Error(), "no stored credentials") {
 		t.Fatalf("err = %v; want a NeedsLoginError saying nothing is stored", f.err)
 	}
-	if as.authorizations != 0 || len(f.notes()) != 0 {
-		t.Errorf("a stored-only session started a flow: %d authorizations, frames %q", as.authorizations, f.notes())
+	if as.Authorizations() != 0 || len(f.notes()) != 0 {
+		t.Errorf("a stored-only session started a flow: %d authorizations, frames %q", as.Authorizations(), f.notes())
 	}
 	if f.log.Len() == 0 {
 		t.Errorf("the 401 is not among the frames")
@@ -234,8 +240,8 @@ func TestStoredOnlyWithoutCredentials(t *testing.T) {
 
 // A token stored for one server is never sent to another.
 func TestStoredTokenStaysWithItsServer(t *testing.T) {
-	as := newAuthServer(t)
-	a, b := newResourceServer(t, as), newResourceServer(t, as)
+	as := oauthtest.NewAuthServer(t)
+	a, b := oauthtest.NewResourceServer(t, as), oauthtest.NewResourceServer(t, as)
 	store := oauth.FileStore(filepath.Join(t.TempDir(), "c.json"))
 	if f := open(t, a, oauth.Options{Store: store}); f.err != nil {
 		t.Fatal(f.err)
@@ -255,14 +261,14 @@ func TestStoredTokenStaysWithItsServer(t *testing.T) {
 // A 403 insufficient_scope mid-session is a step-up: a second login asks
 // for the union of the scopes, and the call then goes through.
 func TestStepUp(t *testing.T) {
-	as := newAuthServer(t)
-	rs := newResourceServer(t, as)
+	as := oauthtest.NewAuthServer(t)
+	rs := oauthtest.NewResourceServer(t, as)
 	f := open(t, rs, oauth.Options{Scopes: []string{"read"}})
 	if f.err != nil {
 		t.Fatal(f.err)
 	}
-	if as.lastScope != "read" {
-		t.Errorf("--scope read requested %q", as.lastScope)
+	if as.LastScope() != "read" {
+		t.Errorf("--scope read requested %q", as.LastScope())
 	}
 	res, err := f.s.CallTool(context.Background(), "publish", json.RawMessage(`{}`))
 	if err != nil {
@@ -271,8 +277,8 @@ func TestStepUp(t *testing.T) {
 	if !strings.Contains(string(res.Result), "published") {
 		t.Errorf("publish result = %s", res.Result)
 	}
-	if as.authorizations != 2 || !strings.Contains(as.lastScope, "write") || !strings.Contains(as.lastScope, "read") {
-		t.Errorf("step-up: %d authorizations, last scope %q; want 2, read and write", as.authorizations, as.lastScope)
+	if as.Authorizations() != 2 || !strings.Contains(as.LastScope(), "write") || !strings.Contains(as.LastScope(), "read") {
+		t.Errorf("step-up: %d authorizations, last scope %q; want 2, read and write", as.Authorizations(), as.LastScope())
 	}
 	var stepUp bool
 	for _, e := range f.events {
@@ -285,20 +291,20 @@ func TestStepUp(t *testing.T) {
 
 // --client-credentials: a service account's grant, no browser.
 func TestClientCredentials(t *testing.T) {
-	as := newAuthServer(t)
-	as.clientID, as.clientSecret = "svc-jig", "svc-secret-value-42"
-	rs := newResourceServer(t, as)
+	as := oauthtest.NewAuthServer(t)
+	as.Set(func(k *oauthtest.Knobs) { k.ClientID, k.ClientSecret = "svc-jig", "svc-secret-value-42" })
+	rs := oauthtest.NewResourceServer(t, as)
 	f := open(t, rs, oauth.Options{Mode: oauth.ClientCredentials, ClientID: "svc-jig", ClientSecret: "svc-secret-value-42", Browser: []string{"false"}})
 	if f.err != nil {
 		t.Fatalf("client credentials: %v\n%s", f.err, strings.Join(f.notes(), "\n"))
 	}
 	wantSteps(t, f.notes(), oauth.StepClientCredentials)
-	if as.authorizations != 0 {
+	if as.Authorizations() != 0 {
 		t.Errorf("client credentials visited the authorization endpoint")
 	}
-	as.remember("svc-secret-value-42")
+	as.Remember("svc-secret-value-42")
 	assertNoSecrets(t, f, as)
-	if g := f.s.Auth(); g == nil || g.Source != "client credentials" || g.Issuer != as.srv.URL {
+	if g := f.s.Auth(); g == nil || g.Source != "client credentials" || g.Issuer != as.URL() {
 		t.Errorf("grant = %+v", g)
 	}
 }
@@ -308,40 +314,62 @@ func TestClientCredentials(t *testing.T) {
 func TestBadAuthorizationServers(t *testing.T) {
 	cases := []struct {
 		name  string
-		setup func(as *authServer, rs *resourceServer)
+		setup func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer)
 		wait  time.Duration
 		step  string
 		want  []string
 	}{
-		{"unreachable", func(as *authServer, rs *resourceServer) { rs.authServers = []string{closedURL(t)} },
+		{"unreachable", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) { rs.PointTo(closedURL(t)) },
 			0, oauth.StepServerMetadata, []string{"cannot be reached"}},
-		{"metadata is HTML", func(as *authServer, rs *resourceServer) { as.metadata = "html" },
+		{"metadata is HTML", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Metadata = "html" })
+		},
 			0, oauth.StepServerMetadata, []string{"text/html"}},
-		{"metadata is cut-off JSON", func(as *authServer, rs *resourceServer) { as.metadata = "bad-json" },
+		{"metadata is cut-off JSON", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Metadata = "bad-json" })
+		},
 			0, oauth.StepServerMetadata, []string{"broken JSON", "unexpected end of JSON input"}},
-		{"metadata names another issuer", func(as *authServer, rs *resourceServer) { as.metadata = "wrong-issuer" },
+		{"metadata names another issuer", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Metadata = "wrong-issuer" })
+		},
 			0, oauth.StepServerMetadata, []string{"someone-else.example", "RFC 8414"}},
-		{"no PKCE", func(as *authServer, rs *resourceServer) { as.metadata = "no-pkce" },
+		{"no PKCE", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Metadata = "no-pkce" })
+		},
 			0, oauth.StepServerMetadata, []string{"PKCE"}},
-		{"registration rejected", func(as *authServer, rs *resourceServer) { as.registration = "reject" },
+		{"registration rejected", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Registration = "reject" })
+		},
 			0, oauth.StepRegistration, []string{"registration is closed", "--client-id"}},
-		{"no registration at all", func(as *authServer, rs *resourceServer) { as.registration = "none" },
+		{"no registration at all", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Registration = "none" })
+		},
 			0, oauth.StepRegistration, []string{"--client-id"}},
-		{"access denied", func(as *authServer, rs *resourceServer) { as.authorize = "deny" },
+		{"access denied", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Authorize = "deny" })
+		},
 			0, oauth.StepRedirect, []string{"error=access_denied", "The user declined"}},
-		{"state mismatch", func(as *authServer, rs *resourceServer) { as.authorize = "bad-state" },
+		{"state mismatch", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Authorize = "bad-state" })
+		},
 			0, oauth.StepRedirect, []string{"state mismatch"}},
-		{"issuer mismatch (RFC 9207)", func(as *authServer, rs *resourceServer) { as.authorize = "bad-iss"; as.issSupported = true },
+		{"issuer mismatch (RFC 9207)", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Authorize, k.IssSupported = "bad-iss", true })
+		},
 			0, oauth.StepRedirect, []string{"evil.example", "RFC 9207"}},
-		{"redirect never comes", func(as *authServer, rs *resourceServer) { as.authorize = "never" },
+		{"redirect never comes", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Authorize = "never" })
+		},
 			300 * time.Millisecond, oauth.StepRedirect, []string{"no redirect came back within 300ms", "/authorize?"}},
-		{"token endpoint answers HTML", func(as *authServer, rs *resourceServer) { as.token = "html" },
+		{"token endpoint answers HTML", func(as *oauthtest.AuthServer, rs *oauthtest.ResourceServer) {
+			as.Set(func(k *oauthtest.Knobs) { k.Token = "html" })
+		},
 			0, oauth.StepTokenExchange, []string{"text/html"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			as := newAuthServer(t)
-			rs := newResourceServer(t, as)
+			as := oauthtest.NewAuthServer(t)
+			rs := oauthtest.NewResourceServer(t, as)
 			c.setup(as, rs)
 			f := open(t, rs, oauth.Options{Wait: c.wait, Store: oauth.FileStore(filepath.Join(t.TempDir(), "c.json"))})
 			var oe *oauth.Error
@@ -365,8 +393,8 @@ func TestBadAuthorizationServers(t *testing.T) {
 			if len(f.notes()) == 0 {
 				t.Errorf("no OAuth frames were kept")
 			}
-			if as.authorizations > 1 {
-				t.Errorf("one failed login sent the browser to the authorization server %d times", as.authorizations)
+			if as.Authorizations() > 1 {
+				t.Errorf("one failed login sent the browser to the authorization server %d times", as.Authorizations())
 			}
 			assertNoSecrets(t, f, as)
 		})
@@ -375,8 +403,8 @@ func TestBadAuthorizationServers(t *testing.T) {
 
 // closedURL is a loopback URL nothing listens on.
 func closedURL(t *testing.T) string {
-	as := newAuthServer(t)
-	u := as.srv.URL
-	as.srv.Close()
+	as := oauthtest.NewAuthServer(t)
+	u := as.URL()
+	as.Close()
 	return u
 }

@@ -1,11 +1,11 @@
-package oauth_test
-
-// Real servers for the OAuth tests, on 127.0.0.1: an authorization server
-// written for these tests (each knob is one way real ones go wrong) and an
+// Package oauthtest is real servers for jig's OAuth tests, on 127.0.0.1:
+// an authorization server (each knob is one way real ones go wrong) and an
 // MCP server built from the go-sdk's own pieces (mcp.StreamableHTTPHandler
 // behind auth.RequireBearerToken, auth.ProtectedResourceMetadataHandler).
-// The browser is this test binary re-executed: a real process that follows
-// the authorization server's redirect to jig's loopback listener.
+// The browser is the test binary re-executed (see Browse): a real process
+// that follows the authorization server's redirect to jig's loopback
+// listener. Only tests import it.
+package oauthtest
 
 import (
 	"bytes"
@@ -31,17 +31,24 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
-func TestMain(m *testing.M) {
-	if len(os.Args) >= 3 && os.Args[1] == "jig-test-browser" {
-		browse(os.Args[len(os.Args)-1])
-		return
+// BrowserArg is the argument that makes a test binary the browser: a
+// TestMain calls Browse when os.Args[1] is BrowserArg.
+const BrowserArg = "jig-test-browser"
+
+// MaybeBrowse makes the test binary a browser when it was started as one
+// (Browser): a TestMain calls it first.
+func MaybeBrowse() {
+	if len(os.Args) >= 3 && os.Args[1] == BrowserArg {
+		Browse(os.Args[len(os.Args)-1])
 	}
-	os.Exit(m.Run())
 }
 
-// browse is the test browser: it loads the URL and follows redirects, as a
-// user's browser does after they approve the login.
-func browse(u string) {
+// Browser is the command that runs the test binary as the browser.
+func Browser() []string { return []string{os.Args[0], BrowserArg} }
+
+// Browse is the test browser: it loads the URL and follows redirects, as a
+// user's browser does after they approve the login, then exits.
+func Browse(u string) {
 	resp, err := http.Get(u)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "test browser:", err)
@@ -52,27 +59,27 @@ func browse(u string) {
 	os.Exit(0)
 }
 
-// testBrowser is the Options.Browser that runs browse.
-func testBrowser() []string { return []string{os.Args[0], "jig-test-browser"} }
+// Knobs are the ways an AuthServer behaves; the zero value is a good server.
+type Knobs struct {
+	Metadata        string // "" ok, "html", "bad-json", "wrong-issuer", "no-pkce"
+	Registration    string // "" ok, "reject", "none" (not advertised)
+	Authorize       string // "" redirect with a code, "deny", "bad-state", "bad-iss", "never"
+	Token           string // "" ok, "html"
+	IssSupported    bool   // advertise and send RFC 9207 iss
+	ExpiresIn       int    // seconds; 3600 when 0
+	RefreshFails    bool
+	ScopesSupported []string
+	ClientID        string // a pre-registered client (client_credentials)
+	ClientSecret    string
+}
 
-// An authServer is an OAuth 2.1 authorization server with knobs for the ways
-// real ones fail.
-type authServer struct {
+// An AuthServer is an OAuth 2.1 authorization server with knobs for the
+// ways real ones fail.
+type AuthServer struct {
 	srv *httptest.Server
 
-	// Knobs, set before the flow starts.
-	metadata        string // "" ok, "html", "bad-json", "wrong-issuer", "no-pkce"
-	registration    string // "" ok, "reject", "none" (not advertised)
-	authorize       string // "" redirect with a code, "deny", "bad-state", "bad-iss", "never"
-	token           string // "" ok, "html"
-	issSupported    bool   // advertise and send RFC 9207 iss
-	expiresIn       int    // seconds; 3600 when 0
-	refreshFails    bool
-	scopesSupported []string
-	clientID        string // a pre-registered client (client_credentials)
-	clientSecret    string
-
 	mu             sync.Mutex
+	knobs          Knobs
 	codes          map[string]codeGrant
 	tokens         map[string]issued
 	refreshes      map[string]issued
@@ -93,8 +100,8 @@ type issued struct {
 	resource string
 }
 
-func newAuthServer(t *testing.T) *authServer {
-	as := &authServer{codes: map[string]codeGrant{}, tokens: map[string]issued{}, refreshes: map[string]issued{}}
+func NewAuthServer(t testing.TB) *AuthServer {
+	as := &AuthServer{codes: map[string]codeGrant{}, tokens: map[string]issued{}, refreshes: map[string]issued{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-authorization-server", as.serveMetadata)
 	mux.HandleFunc("/register", as.serveRegister)
@@ -105,7 +112,43 @@ func newAuthServer(t *testing.T) *authServer {
 	return as
 }
 
-func (as *authServer) secret(prefix string) string {
+// URL is the issuer.
+func (as *AuthServer) URL() string { return as.srv.URL }
+
+// Close stops the server.
+func (as *AuthServer) Close() { as.srv.Close() }
+
+// Set changes the knobs.
+func (as *AuthServer) Set(change func(*Knobs)) {
+	as.mu.Lock()
+	change(&as.knobs)
+	as.mu.Unlock()
+}
+
+func (as *AuthServer) k() Knobs {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return as.knobs
+}
+
+// Authorizations is how often the authorization endpoint was visited.
+func (as *AuthServer) Authorizations() int {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return as.authorizations
+}
+
+// LastScope is the scope the last authorization request asked for.
+func (as *AuthServer) LastScope() string {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return as.lastScope
+}
+
+// Remember adds a value to Secrets (one the test gave jig).
+func (as *AuthServer) Remember(s string) { as.remember(s) }
+
+func (as *AuthServer) secret(prefix string) string {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	as.n++
@@ -114,20 +157,21 @@ func (as *authServer) secret(prefix string) string {
 	return s
 }
 
-func (as *authServer) remember(s string) {
+func (as *AuthServer) remember(s string) {
 	as.mu.Lock()
 	as.secrets = append(as.secrets, s)
 	as.mu.Unlock()
 }
 
 // Secrets returns every secret the server issued or received.
-func (as *authServer) Secrets() []string {
+func (as *AuthServer) Secrets() []string {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	return append([]string(nil), as.secrets...)
 }
 
-func (as *authServer) serveMetadata(w http.ResponseWriter, r *http.Request) {
+func (as *AuthServer) serveMetadata(w http.ResponseWriter, r *http.Request) {
+	k := as.k()
 	m := map[string]any{
 		"issuer":                                as.srv.URL,
 		"authorization_endpoint":                as.srv.URL + "/authorize",
@@ -137,16 +181,16 @@ func (as *authServer) serveMetadata(w http.ResponseWriter, r *http.Request) {
 		"code_challenge_methods_supported":      []string{"S256"},
 		"token_endpoint_auth_methods_supported": []string{"none", "client_secret_basic"},
 	}
-	if as.registration != "none" {
+	if k.Registration != "none" {
 		m["registration_endpoint"] = as.srv.URL + "/register"
 	}
-	if as.scopesSupported != nil {
-		m["scopes_supported"] = as.scopesSupported
+	if k.ScopesSupported != nil {
+		m["scopes_supported"] = k.ScopesSupported
 	}
-	if as.issSupported {
+	if k.IssSupported {
 		m["authorization_response_iss_parameter_supported"] = true
 	}
-	switch as.metadata {
+	switch k.Metadata {
 	case "html":
 		w.Header().Set("Content-Type", "text/html")
 		io.WriteString(w, "<html><body>Sign in to continue</body></html>")
@@ -163,8 +207,8 @@ func (as *authServer) serveMetadata(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, m)
 }
 
-func (as *authServer) serveRegister(w http.ResponseWriter, r *http.Request) {
-	if as.registration == "reject" {
+func (as *AuthServer) serveRegister(w http.ResponseWriter, r *http.Request) {
+	if as.k().Registration == "reject" {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_client_metadata", "error_description": "registration is closed to new clients"})
 		return
 	}
@@ -178,7 +222,8 @@ func (as *authServer) serveRegister(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]any{"client_id": id, "client_secret": secret, "redirect_uris": meta.RedirectURIs, "token_endpoint_auth_method": "client_secret_basic"})
 }
 
-func (as *authServer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
+func (as *AuthServer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
+	k := as.k()
 	q := r.URL.Query()
 	as.mu.Lock()
 	as.authorizations++
@@ -195,7 +240,7 @@ func (as *authServer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	v := url.Values{}
 	state := q.Get("state")
-	switch as.authorize {
+	switch k.Authorize {
 	case "never":
 		io.WriteString(w, "<html><body>Please sign in (this page never redirects)</body></html>")
 		return
@@ -214,23 +259,24 @@ func (as *authServer) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Set("state", state)
 	switch {
-	case as.authorize == "bad-iss":
+	case k.Authorize == "bad-iss":
 		v.Set("iss", "https://evil.example")
-	case as.issSupported:
+	case k.IssSupported:
 		v.Set("iss", as.srv.URL)
 	}
 	back.RawQuery = v.Encode()
 	http.Redirect(w, r, back.String(), http.StatusFound)
 }
 
-func (as *authServer) serveToken(w http.ResponseWriter, r *http.Request) {
+func (as *AuthServer) serveToken(w http.ResponseWriter, r *http.Request) {
+	k := as.k()
 	r.ParseForm()
 	for _, k := range []string{"code", "code_verifier", "refresh_token", "client_secret"} {
 		if v := r.PostForm.Get(k); v != "" {
 			as.remember(v)
 		}
 	}
-	if as.token == "html" {
+	if k.Token == "html" {
 		w.Header().Set("Content-Type", "text/html")
 		io.WriteString(w, "<!doctype html><html><body>Our login page moved</body></html>")
 		return
@@ -252,7 +298,7 @@ func (as *authServer) serveToken(w http.ResponseWriter, r *http.Request) {
 		as.refreshCount++
 		g, ok := as.refreshes[r.PostForm.Get("refresh_token")]
 		as.mu.Unlock()
-		if !ok || as.refreshFails {
+		if !ok || k.RefreshFails {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant", "error_description": "the refresh token was revoked"})
 			return
 		}
@@ -262,7 +308,7 @@ func (as *authServer) serveToken(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
 		}
-		if as.clientID == "" || id != as.clientID || secret != as.clientSecret {
+		if k.ClientID == "" || id != k.ClientID || secret != k.ClientSecret {
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
 			return
 		}
@@ -272,8 +318,8 @@ func (as *authServer) serveToken(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (as *authServer) issue(w http.ResponseWriter, scopes []string, resource string) {
-	exp := as.expiresIn
+func (as *AuthServer) issue(w http.ResponseWriter, scopes []string, resource string) {
+	exp := as.k().ExpiresIn
 	if exp == 0 {
 		exp = 3600
 	}
@@ -295,19 +341,27 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // A resourceServer is an MCP server behind bearer tokens from an
 // authServer. Its "publish" tool needs the "write" scope: calling it with a
 // read token is answered 403 insufficient_scope (step-up).
-type resourceServer struct {
+type ResourceServer struct {
 	srv    *httptest.Server
-	as     *authServer
+	as     *AuthServer
 	prmURL string
+
+	mu sync.Mutex
 	// authServers is what the protected-resource metadata names; as by default.
 	authServers []string
-
-	mu   sync.Mutex
-	seen []string // every bearer token the server was sent
+	seen        []string // every bearer token the server was sent
 }
 
-func newResourceServer(t *testing.T, as *authServer) *resourceServer {
-	rs := &resourceServer{as: as}
+// PointTo makes the protected-resource metadata name these authorization
+// servers instead of the AuthServer.
+func (rs *ResourceServer) PointTo(servers ...string) {
+	rs.mu.Lock()
+	rs.authServers = servers
+	rs.mu.Unlock()
+}
+
+func NewResourceServer(t testing.TB, as *AuthServer) *ResourceServer {
+	rs := &ResourceServer{as: as}
 	server := mcp.NewServer(&mcp.Implementation{Name: "oauth-test", Version: "1.0.0"}, nil)
 	server.AddTool(&mcp.Tool{Name: "echo", InputSchema: map[string]any{"type": "object"}},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -323,7 +377,9 @@ func newResourceServer(t *testing.T, as *authServer) *resourceServer {
 	t.Cleanup(rs.srv.Close)
 	rs.prmURL = rs.srv.URL + "/.well-known/oauth-protected-resource/mcp"
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		rs.mu.Lock()
 		servers := rs.authServers
+		rs.mu.Unlock()
 		if servers == nil {
 			servers = []string{as.srv.URL}
 		}
@@ -336,9 +392,9 @@ func newResourceServer(t *testing.T, as *authServer) *resourceServer {
 }
 
 // URL is the MCP endpoint.
-func (rs *resourceServer) URL() string { return rs.srv.URL + "/mcp" }
+func (rs *ResourceServer) URL() string { return rs.srv.URL + "/mcp" }
 
-func (rs *resourceServer) verify(ctx context.Context, token string, req *http.Request) (*auth.TokenInfo, error) {
+func (rs *ResourceServer) verify(ctx context.Context, token string, req *http.Request) (*auth.TokenInfo, error) {
 	rs.mu.Lock()
 	rs.seen = append(rs.seen, token)
 	rs.mu.Unlock()
@@ -352,13 +408,13 @@ func (rs *resourceServer) verify(ctx context.Context, token string, req *http.Re
 }
 
 // Seen returns the bearer tokens the server was sent.
-func (rs *resourceServer) Seen() []string {
+func (rs *ResourceServer) Seen() []string {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	return append([]string(nil), rs.seen...)
 }
 
-func (rs *resourceServer) stepUp(next http.Handler) http.Handler {
+func (rs *ResourceServer) stepUp(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
