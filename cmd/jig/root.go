@@ -109,6 +109,7 @@ func newRoot(st *streams) *cobra.Command {
 		newServeDemoCmd(st, runServeDemo),
 		newDemoCmd(st, runTUI),
 		newConnectCmd(st, runTUI),
+		newAuthCmd(st, runAuthLogin, runAuthStatus, runAuthLogout),
 	)
 	return root
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/oauth"
 	"github.com/mcpjig/jig/session/record"
 )
 
@@ -36,6 +38,7 @@ type targetFlags struct {
 	sample       string
 	// recorded is where startRecording is writing the session ("" when not).
 	recorded string
+	auth     authFlags
 }
 
 func (f *targetFlags) bind(cmd *cobra.Command) {
@@ -59,6 +62,7 @@ func (f *targetFlags) bind(cmd *cobra.Command) {
 	fl.StringVar(&f.elicit, "elicit", "", "answer the server's elicitations: accept-defaults, decline, cancel, or @answers.json (default: decline)")
 	fl.StringVar(&f.sample, "sample", "", "answer the server's sampling requests from @replies.json (default: a labelled canned reply)")
 	fl.StringArrayVar(&f.roots, "root", nil, "a root jig answers roots/list with: a directory or a file:// URI (repeatable; default: no roots)")
+	f.auth.bind(fl)
 }
 
 // options turns the flags and the command after -- into session options.
@@ -92,6 +96,10 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 	if err != nil {
 		return session.Options{}, err
 	}
+	auth, err := f.authOptions(t)
+	if err != nil {
+		return session.Options{}, err
+	}
 	opts := session.Options{
 		Target:          t,
 		ProtocolVersion: f.protocol,
@@ -99,6 +107,7 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 		Capabilities:    f.capabilities,
 		Roots:           roots,
 		Log:             frames.NewLog(nil),
+		Auth:            auth,
 	}
 	if err := f.scripts(&opts); err != nil {
 		return session.Options{}, err
@@ -130,6 +139,21 @@ func (f *targetFlags) scripts(opts *session.Options) error {
 		opts.Sampling, opts.SampleScript = s.Sample, s
 	}
 	return nil
+}
+
+// authOptions turns on OAuth for a Streamable HTTP target: a 401 starts a
+// login unless the flags say otherwise. Other targets take no OAuth flags.
+func (f *targetFlags) authOptions(t session.Target) (*oauth.Options, error) {
+	if t.Transport != session.TransportStreamable {
+		if f.auth.given() {
+			if t.Transport == session.TransportSSE {
+				return nil, usageErr("the OAuth flags need Streamable HTTP (--transport http); over SSE pass --header 'Authorization: Bearer $TOKEN'")
+			}
+			return nil, usageErr("the OAuth flags (--auth-stored-only, --client-id, --scope, ...) apply to HTTP servers: --url, or a --config entry with a url")
+		}
+		return nil, nil
+	}
+	return f.auth.options(os.LookupEnv)
 }
 
 // rootList is the roots --root names, which need the roots capability.

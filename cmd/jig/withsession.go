@@ -28,8 +28,12 @@ func withSession(ctx context.Context, st *streams, tf *targetFlags, command []st
 		return err
 	}
 	defer stopRecording()
-	cctx, cancel := context.WithTimeout(ctx, tf.timeout)
+	cctx, cancel := withPausableTimeout(ctx, tf.timeout)
 	defer cancel()
+	if opts.Auth != nil {
+		opts.Auth.OnEvent = printEvents(st.err)
+		opts.Auth.OnWait = cctx.Wait
+	}
 	s, err := session.Open(cctx, opts)
 	if err != nil {
 		if ferr := ff.write(st, opts.Log, nil); ferr != nil {
