@@ -182,6 +182,11 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
 		} else {
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo})
+			if u := uncachedBody(body); len(u) != len(body) || !bytes.Equal(u, body) {
+				// What the SDK reads, not what the frame keeps (see nocache.go).
+				resp.Body = io.NopCloser(bytes.NewReader(u))
+				resp.ContentLength = int64(len(u))
+			}
 		}
 		if probing && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
 			// Not an answer about the era: the server wants authorization.
@@ -270,6 +275,7 @@ func (s *sseTap) Read(p []byte) (int, error) {
 		s.parser.End(s.emit) // a final event without its blank line
 	}
 	s.mu.Unlock()
+	zeroTTL(p[:n]) // after the frames took their copy (see nocache.go)
 	return n, err
 }
 

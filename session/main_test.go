@@ -37,6 +37,11 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "rough":
 		serveRough()
+	case "cacheable":
+		if err := cacheableServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "fail-start":
 		fmt.Fprintln(os.Stderr, "fatal: cannot open database orders.db")
 		os.Exit(1)

@@ -13,17 +13,17 @@ import (
 )
 
 func newResourcesCmd(st *streams, runF runFunc[listOptions]) *cobra.Command {
-	resources := listing{noun: "resources", key: "uri", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
+	resources := listing{noun: "resources", key: "uri", method: "resources/list", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
 		return s.ListResources(ctx)
 	}}
-	templates := &listing{noun: "resource templates", key: "uriTemplate", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
+	templates := &listing{noun: "resource templates", key: "uriTemplate", method: "resources/templates/list", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
 		return s.ListResourceTemplates(ctx)
 	}}
 	return newListCmd(st, runF, "resources", "List every resource of a server (all pages)", resources, templates)
 }
 
 func newPromptsCmd(st *streams, runF runFunc[listOptions]) *cobra.Command {
-	prompts := listing{noun: "prompts", key: "name", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
+	prompts := listing{noun: "prompts", key: "name", method: "prompts/list", list: func(ctx context.Context, s *session.Session) ([]json.RawMessage, error) {
 		return s.ListPrompts(ctx)
 	}}
 	return newListCmd(st, runF, "prompts", "List every prompt of a server (all pages)", prompts, nil)
@@ -32,9 +32,10 @@ func newPromptsCmd(st *streams, runF runFunc[listOptions]) *cobra.Command {
 // A listing is one kind of item a list command prints: what it is called,
 // how it is listed, and which field names each item.
 type listing struct {
-	noun string
-	key  string
-	list func(context.Context, *session.Session) ([]json.RawMessage, error)
+	noun   string
+	key    string
+	method string // the list method, for its cache hint
+	list   func(context.Context, *session.Session) ([]json.RawMessage, error)
 }
 
 // listOptions are jig resources's and jig prompts's.
@@ -92,6 +93,7 @@ func runList(ctx context.Context, o *listOptions, st *streams) error {
 		for _, it := range items {
 			fmt.Fprintln(st.out, "  "+listLine(it, l.key))
 		}
+		printCacheHint(st.out, s, l.method)
 		return nil
 	})
 }

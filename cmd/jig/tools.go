@@ -55,8 +55,17 @@ func runTools(ctx context.Context, o *toolsOptions, st *streams) error {
 		}
 		printInfo(st.out, s.Info())
 		printTools(st.out, typed, len(raw))
+		printCacheHint(st.out, s, "tools/list")
 		return nil
 	})
+}
+
+// printCacheHint says what the server said of the list's freshness
+// (2026-07-28 ttlMs and cacheScope); jig asks again every time regardless.
+func printCacheHint(w io.Writer, s *session.Session, method string) {
+	if h := s.ListCacheHint(method); h != "" {
+		fmt.Fprintf(w, "%s: %s (jig asks the server again on every listing)\n", method, h)
+	}
 }
 
 func writeJSON(w io.Writer, v any) error {
