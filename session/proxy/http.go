@@ -32,6 +32,13 @@ type HTTP struct {
 	Secrets []string
 	// Transport reaches the target; http.DefaultTransport when nil.
 	Transport http.RoundTripper
+	// Sessions, when set, is the Log of one client session's frames, so
+	// that clients sharing the proxy are recorded apart (their ids collide
+	// and their calls interleave). A legacy session is keyed by its
+	// Mcp-Session-Id, a legacy SSE one by its endpoint's sessionId; traffic
+	// with no session (the 2026-07-28 era has none) has the key "". It is
+	// called on the recorder's goroutine. When nil, everything goes to Log.
+	Sessions func(key string) *frames.Log
 
 	once   sync.Once
 	rec    *recorder
@@ -41,6 +48,7 @@ type HTTP struct {
 
 func (p *HTTP) init() {
 	p.rec = newRecorder(p.Log)
+	p.rec.logFor = p.Sessions
 	p.redact = frames.NewRedactor(p.Secrets...)
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:        p.rewrite,
@@ -77,25 +85,90 @@ func (p *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out := *r.URL
 	p.rewrite(&httputil.ProxyRequest{In: r, Out: &http.Request{URL: &out}})
 	info := &frames.HTTP{Method: r.Method, URL: out.String(), Headers: p.redact.Headers(r.Header)}
+	// The session the request claims is its session once the server has
+	// accepted it: jig's own era probe claims one no server has.
+	cs := &clientSession{rec: p.rec, claimed: sessionOf(r)}
 	if r.Body != nil && r.Body != http.NoBody {
 		// MCP request bodies are single messages: read one whole, record it,
 		// then send it on, so it is recorded before any answer to it.
 		body, err := io.ReadAll(r.Body)
 		r.Body.Close()
 		if err != nil {
-			p.rec.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: "proxy: reading the request body failed: " + err.Error()})
+			cs.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: "proxy: reading the request body failed: " + err.Error()})
+			cs.settle("")
 			http.Error(w, "jig proxy: reading the request body failed", http.StatusBadRequest)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
-		p.rec.add(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
+		cs.add(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
 	} else {
-		p.rec.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: frames.RequestNote(r)})
+		cs.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: frames.RequestNote(r)})
 	}
 	// The proxy's own address, as the client reached it, for rewriting an
-	// absolute endpoint event.
-	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, r.Host)))
+	// absolute endpoint event; and the request's client session.
+	ctx := context.WithValue(r.Context(), ctxKey{}, r.Host)
+	ctx = context.WithValue(ctx, sessionKey{}, cs)
+	p.rp.ServeHTTP(w, r.WithContext(ctx))
+}
+
+type sessionKey struct{}
+
+// sessionOf is the client session a request names: its Mcp-Session-Id, or
+// the sessionId of a legacy SSE message endpoint.
+func sessionOf(r *http.Request) string {
+	if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+		return id
+	}
+	return r.URL.Query().Get("sessionId")
+}
+
+// A clientSession holds one HTTP exchange's frames until it is known which
+// client session they belong to: an initialize learns its session from the
+// response's Mcp-Session-Id, a legacy SSE stream from its endpoint event.
+// Frames keep their order and their times; they reach the Log once settled.
+type clientSession struct {
+	rec     *recorder
+	claimed string // the session the request names
+	mu      sync.Mutex
+	settled bool
+	key     string
+	held    []frames.Frame
+}
+
+func (c *clientSession) add(f frames.Frame) {
+	if f.Time.IsZero() {
+		f.Time = c.rec.now()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.settled {
+		c.held = append(c.held, f)
+		return
+	}
+	c.rec.addTo(c.key, f)
+}
+
+// settle names the session (once; later calls change nothing) and records
+// what was held.
+func (c *clientSession) settle(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.settled {
+		return
+	}
+	c.settled, c.key = true, key
+	for _, f := range c.held {
+		c.rec.addTo(key, f)
+	}
+	c.held = nil
+}
+
+func sessionFrom(req *http.Request) *clientSession {
+	if cs, ok := req.Context().Value(sessionKey{}).(*clientSession); ok {
+		return cs
+	}
+	return nil
 }
 
 func (p *HTTP) response(resp *http.Response) error {
@@ -103,11 +176,25 @@ func (p *HTTP) response(resp *http.Response) error {
 	base := frames.HTTP{Method: req.Method, URL: req.URL.String()}
 	info := base
 	info.Status, info.Headers = resp.StatusCode, p.redact.Headers(resp.Header)
+	cs := sessionFrom(req)
+	if cs == nil {
+		cs = &clientSession{rec: p.rec}
+	}
 	ct := resp.Header.Get("Content-Type")
+	endpoint := req.Method == http.MethodGet && strings.HasPrefix(ct, "text/event-stream")
+	if !endpoint {
+		// An initialize is told its session by the response; a request
+		// that names one is in it unless the server refused it.
+		key := resp.Header.Get("Mcp-Session-Id")
+		if key == "" && resp.StatusCode < 400 {
+			key = cs.claimed
+		}
+		cs.settle(key)
+	}
 	if strings.HasPrefix(ct, "text/event-stream") {
-		p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
+		cs.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
 			Note: frames.StatusNote(resp, "event stream opened")})
-		sr := &sseRecorder{body: resp.Body, rec: p.rec, info: base}
+		sr := &sseRecorder{body: resp.Body, rec: cs, info: base, session: cs.claimed}
 		if host, _ := req.Context().Value(ctxKey{}).(string); req.Method == http.MethodGet && host != "" {
 			sr.endpoint = &endpointRewrite{target: p.Target, proxyHost: host}
 		}
@@ -119,21 +206,26 @@ func (p *HTTP) response(resp *http.Response) error {
 	resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	if err != nil {
-		p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: "proxy: reading the response failed: " + err.Error()})
+		cs.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: "proxy: reading the response failed: " + err.Error()})
 		return err
 	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || !strings.Contains(ct, "json") {
 		note := frames.StatusNote(resp, string(p.redact.Bytes(trimmed)))
-		p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: note})
+		cs.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: note})
 		return nil
 	}
-	p.rec.add(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: &info})
+	cs.add(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: &info})
 	return nil
 }
 
 func (p *HTTP) failed(w http.ResponseWriter, r *http.Request, err error) {
-	p.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+	cs := sessionFrom(r)
+	if cs == nil {
+		cs = &clientSession{rec: p.rec}
+	}
+	cs.settle(cs.claimed)
+	cs.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
 		HTTP: &frames.HTTP{Method: r.Method, URL: r.URL.String(), Status: http.StatusBadGateway}, Note: "proxy: the target failed: " + err.Error()})
 	if r.Context().Err() != nil {
 		return // the client went away; nobody to answer
@@ -146,13 +238,14 @@ func (p *HTTP) failed(w http.ResponseWriter, r *http.Request, err error) {
 // that complete it, and the proxy writes and flushes them right after.
 type sseRecorder struct {
 	body   io.ReadCloser
-	rec    *recorder
+	rec    *clientSession
 	info   frames.HTTP
 	parser frames.SSEParser
 	once   sync.Once
 	// endpoint is set on a GET stream until its first event has passed:
 	// the legacy SSE transport's endpoint event comes first.
 	endpoint *endpointRewrite
+	session  string // the stream's session when no endpoint event names one
 	out      []byte // held (and maybe rewritten) bytes not yet returned
 	err      error  // the body's error, returned after out
 }
@@ -183,6 +276,10 @@ func (s *sseRecorder) Read(b []byte) (int, error) {
 		held, done := s.endpoint.feed(b[:n])
 		if done || err != nil {
 			s.endpoint.record(s)
+			if s.endpoint.session != "" {
+				s.session = s.endpoint.session
+			}
+			s.rec.settle(s.session)
 			s.endpoint = nil
 			s.out, s.err = held, err
 		}
@@ -197,6 +294,7 @@ type endpointRewrite struct {
 	proxyHost string
 	hold      []byte
 	from, to  string // the endpoint as sent, and as rewritten
+	session   string // the endpoint's sessionId: the stream's client session
 }
 
 // maxHeldEvent bounds what is held waiting for the first event's end.
@@ -241,6 +339,9 @@ func (e *endpointRewrite) rewrite(event []byte) []byte {
 	cr := bytes.HasSuffix(l, []byte("\r"))
 	value := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(string(l), "\r"), "data:"), " ")
 	u, err := url.Parse(value)
+	if err == nil {
+		e.session = u.Query().Get("sessionId")
+	}
 	if err != nil || !u.IsAbs() || u.Host != e.target.Host || u.Scheme != e.target.Scheme {
 		return event // relative (it comes back through jig anyway), or not the target's
 	}
@@ -269,6 +370,7 @@ func (s *sseRecorder) emit(e frames.SSEEvent) { s.rec.add(e.Frame(s.info)) }
 
 func (s *sseRecorder) Close() error {
 	s.once.Do(func() {
+		s.rec.settle(s.session) // a stream that ended before its first event
 		info := s.info
 		s.rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: "event stream closed"})
 	})

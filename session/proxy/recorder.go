@@ -17,13 +17,15 @@ import (
 // Forwarders add a frame before writing it onward, so a request is always
 // queued before the response it provokes; queued order is the Log's order.
 type recorder struct {
-	log  *frames.Log
-	now  func() time.Time
-	mu   sync.Mutex
-	q    []frames.Frame
-	wake chan struct{}
-	quit chan struct{}
-	done chan struct{}
+	log *frames.Log
+	// logFor, when set, is the Log of a client session's frames (by key).
+	logFor func(key string) *frames.Log
+	now    func() time.Time
+	mu     sync.Mutex
+	q      []queued
+	wake   chan struct{}
+	quit   chan struct{}
+	done   chan struct{}
 }
 
 func newRecorder(log *frames.Log) *recorder {
@@ -32,13 +34,22 @@ func newRecorder(log *frames.Log) *recorder {
 	return r
 }
 
+// A queued frame and the client session it belongs to.
+type queued struct {
+	key string
+	f   frames.Frame
+}
+
 // add queues f. It never blocks on the disk.
-func (r *recorder) add(f frames.Frame) {
+func (r *recorder) add(f frames.Frame) { r.addTo("", f) }
+
+// addTo queues f for the client session key.
+func (r *recorder) addTo(key string, f frames.Frame) {
 	if f.Time.IsZero() {
 		f.Time = r.now()
 	}
 	r.mu.Lock()
-	r.q = append(r.q, f)
+	r.q = append(r.q, queued{key, f})
 	r.mu.Unlock()
 	select {
 	case r.wake <- struct{}{}:
@@ -48,7 +59,7 @@ func (r *recorder) add(f frames.Frame) {
 
 func (r *recorder) run() {
 	defer close(r.done)
-	var batch []frames.Frame
+	var batch []queued
 	for {
 		select {
 		case <-r.wake:
@@ -60,7 +71,7 @@ func (r *recorder) run() {
 	}
 }
 
-func (r *recorder) drain(batch []frames.Frame) []frames.Frame {
+func (r *recorder) drain(batch []queued) []queued {
 	for {
 		r.mu.Lock()
 		batch, r.q = r.q, batch[:0]
@@ -69,8 +80,12 @@ func (r *recorder) drain(batch []frames.Frame) []frames.Frame {
 			return batch
 		}
 		for i := range batch {
-			r.log.Append(batch[i])
-			batch[i] = frames.Frame{} // let the body go
+			log := r.log
+			if r.logFor != nil {
+				log = r.logFor(batch[i].key)
+			}
+			log.Append(batch[i].f)
+			batch[i] = queued{} // let the body go
 		}
 	}
 }
