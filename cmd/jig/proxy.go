@@ -10,6 +10,9 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -97,19 +100,96 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 		return usageErr("%v", err)
 	}
 	var runErr error
+	files := &sessionFiles{first: recorded{log: log, path: path, closer: closer},
+		opts: record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets}}
 	if httpMode {
-		runErr = runHTTPProxy(ctx, o, log, secrets, st)
+		runErr = runHTTPProxy(ctx, o, files, secrets, st)
 	} else {
 		runErr = runStdioProxy(o, log, st)
 	}
-	if cerr := closer(); cerr != nil {
-		fmt.Fprintf(st.err, "jig proxy: %v\n", cerr)
-	}
-	if path != "" {
-		// stderr only: in stdio mode stdout is the client's protocol stream.
-		fmt.Fprintf(st.err, "jig proxy: recorded %d frames to %s\n", log.Len(), path)
-	}
+	files.close(st)
 	return runErr
+}
+
+// sessionFiles records each client session behind the HTTP proxy in a file
+// of its own: clients share the proxy, but their ids collide and their
+// calls interleave. The first session takes the file --record names (or
+// the first new one); the next ones take FILE-2.jsonl, FILE-3.jsonl, ….
+type sessionFiles struct {
+	opts  record.Options
+	first recorded
+	mu    sync.Mutex
+	keys  map[string]*recorded
+	order []*recorded
+}
+
+type recorded struct {
+	key    string
+	log    *frames.Log
+	path   string
+	closer func() error
+}
+
+// logFor is the Log of the client session key (proxy.HTTP.Sessions).
+func (s *sessionFiles) logFor(key string) *frames.Log {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.keys[key]; ok {
+		return r.log
+	}
+	if s.keys == nil {
+		s.keys = map[string]*recorded{}
+		s.first.key = key
+		s.keys[key] = &s.first
+		s.order = append(s.order, &s.first)
+		return s.first.log
+	}
+	r := &recorded{key: key, log: frames.NewLog(nil)}
+	opts := s.opts
+	if opts.Path != "" {
+		ext := filepath.Ext(opts.Path)
+		opts.Path = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(opts.Path, ext), len(s.order)+1, ext)
+	}
+	opts.Label = fmt.Sprintf("session-%d", len(s.order)+1)
+	path, closer, err := record.ForLog(r.log, opts)
+	if err != nil {
+		// Never lose the frames: they go with the first session's.
+		r.log, r.path = s.first.log, s.first.path
+		closer = func() error {
+			return fmt.Errorf("client session %s: %v (its frames are in %s)", key, err, s.first.path)
+		}
+	}
+	r.path, r.closer = path, closer
+	s.keys[key] = r
+	s.order = append(s.order, r)
+	return r.log
+}
+
+func (s *sessionFiles) close(st *streams) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := s.order
+	if len(all) == 0 {
+		all = []*recorded{&s.first}
+	}
+	for _, r := range all {
+		if cerr := r.closer(); cerr != nil {
+			fmt.Fprintf(st.err, "jig proxy: %v\n", cerr)
+		}
+		if r.path == "" {
+			continue
+		}
+		who := ""
+		switch {
+		case len(all) == 1:
+		case r.key == "":
+			who = " (traffic of no client session)"
+		default:
+			who = " (client session " + r.key + ")"
+		}
+		// stderr only: in stdio mode stdout is the client's protocol stream.
+		fmt.Fprintf(st.err, "jig proxy: recorded %d frames to %s%s\n", r.log.Len(), r.path, who)
+	}
 }
 
 func runStdioProxy(o *proxyOptions, log *frames.Log, st *streams) error {
@@ -132,7 +212,7 @@ func runStdioProxy(o *proxyOptions, log *frames.Log, st *streams) error {
 	return nil
 }
 
-func runHTTPProxy(ctx context.Context, o *proxyOptions, log *frames.Log, secrets []string, st *streams) error {
+func runHTTPProxy(ctx context.Context, o *proxyOptions, files *sessionFiles, secrets []string, st *streams) error {
 	u, err := url.Parse(o.target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return usageErr("--target %q: expected an http:// or https:// URL", o.target)
@@ -141,7 +221,7 @@ func runHTTPProxy(ctx context.Context, o *proxyOptions, log *frames.Log, secrets
 	if err != nil {
 		return usageErr("--listen %s: %v", o.listen, err)
 	}
-	p := &proxy.HTTP{Target: u, Log: log, Secrets: secrets}
+	p := &proxy.HTTP{Target: u, Log: files.first.log, Secrets: secrets, Sessions: files.logFor}
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(st.err, "jig proxy: http://%s → %s (Ctrl-C to stop)\n", ln.Addr(), u.Redacted())
 	errc := make(chan error, 1)
