@@ -262,3 +262,11 @@ func serveHTTP(t *testing.T, h http.Handler) string {
 	t.Cleanup(func() { srv.Shutdown(context.Background()) })
 	return "http://" + l.Addr().String() + "/mcp"
 }
+
+func TestMissingInputs(t *testing.T) {
+	tgt := Target{Command: []string{"srv", "--token", "${input:tok}"}, Headers: map[string]string{"X": "${input:hdr} ${input:tok}"},
+		Env: map[string]string{"K": "${input:env}"}, Inputs: map[string]string{"env": "given"}}
+	if got := strings.Join(tgt.MissingInputs(), " "); got != "tok hdr" {
+		t.Errorf("MissingInputs = %q, want \"tok hdr\" (each once, in order; given ones left out)", got)
+	}
+}

@@ -178,6 +178,36 @@ func (t Target) Expanded(vars map[string]string) (Target, error) {
 	return e, nil
 }
 
+// MissingInputs lists the ${input:ID} references that have no value yet, in
+// the order they first appear.
+func (t Target) MissingInputs() []string {
+	values := append(append([]string{}, t.Command...), t.URL, t.Dir)
+	for _, m := range []map[string]string{t.Env, t.Headers} {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			values = append(values, m[k])
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, v := range values {
+		for _, m := range envRef.FindAllStringSubmatch(v, -1) {
+			if !strings.HasPrefix(m[0], "${input:") || seen[m[2]] {
+				continue
+			}
+			if _, ok := t.Inputs[m[2]]; !ok {
+				seen[m[2]] = true
+				out = append(out, m[2])
+			}
+		}
+	}
+	return out
+}
+
 func expandMap(what string, m map[string]string, field func(name, v string, bare bool) string) map[string]string {
 	if m == nil {
 		return nil

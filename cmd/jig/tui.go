@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/ui"
 )
 
@@ -46,6 +51,58 @@ func newConnectCmd(st *streams, runF runFunc[tuiOptions]) *cobra.Command {
 	return cmd
 }
 
+// promptInputs asks, on the terminal and before the TUI takes it, for each
+// ${input:ID} of a config entry that --input did not give, as VS Code does:
+// with the input's description, and without echo for a password. Without a
+// terminal it asks nothing; the session then says which input is missing.
+func promptInputs(st *streams, t *session.Target) error {
+	missing := t.MissingInputs()
+	in, ok := st.in.(*os.File)
+	if len(missing) == 0 || !ok || !term.IsTerminal(in.Fd()) {
+		return nil
+	}
+	cf, err := session.ReadConfig(t.Config)
+	if err != nil {
+		return &session.UsageError{Err: err}
+	}
+	br := bufio.NewReader(in)
+	for _, id := range missing {
+		spec, _ := cf.Input(id)
+		label := spec.Description
+		if label == "" {
+			label = id
+		}
+		fmt.Fprintf(st.err, "jig: %s (${input:%s} in %s)", label, id, t.Config)
+		if spec.Default != "" && !spec.Password {
+			fmt.Fprintf(st.err, " [%s]", spec.Default)
+		}
+		fmt.Fprint(st.err, ": ")
+		var value string
+		if spec.Password {
+			b, err := term.ReadPassword(in.Fd())
+			fmt.Fprintln(st.err)
+			if err != nil {
+				return usageErr("reading ${input:%s}: %v (give it with --input %s=VALUE)", id, err, id)
+			}
+			value = string(b)
+		} else {
+			line, err := br.ReadString('\n')
+			if err != nil && line == "" {
+				return usageErr("reading ${input:%s}: %v (give it with --input %s=VALUE)", id, err, id)
+			}
+			value = strings.TrimRight(line, "\r\n")
+		}
+		if value == "" {
+			value = spec.Default
+		}
+		if t.Inputs == nil {
+			t.Inputs = map[string]string{}
+		}
+		t.Inputs[id] = value
+	}
+	return nil
+}
+
 // runTUI opens the TUI at once; the session is opened inside it, so a server
 // that fails to start is shown (with its stderr and a retry key) rather than
 // ending the program. The TUI draws on stderr, keeping stdout for machine
@@ -53,6 +110,9 @@ func newConnectCmd(st *streams, runF runFunc[tuiOptions]) *cobra.Command {
 func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
 	opts, err := o.target.options(o.command)
 	if err != nil {
+		return err
+	}
+	if err := promptInputs(st, &opts.Target); err != nil {
 		return err
 	}
 	stopRecording, err := o.target.startRecording(st, opts, "tui")
