@@ -1,11 +1,14 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/mcpjig/jig/frames"
 )
@@ -97,6 +100,46 @@ func (e *eraState) complete(body []byte) ([]byte, string) {
 		return body, method
 	}
 	return out, method
+}
+
+// observe remembers the era's _meta from a request's params, once.
+func (e *eraState) observe(params json.RawMessage) {
+	e.mu.Lock()
+	have := e.meta != nil
+	e.mu.Unlock()
+	if have || !bytes.Contains(params, []byte(metaProtocolVersion)) {
+		return
+	}
+	var p struct {
+		Meta json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) == nil && bytes.Contains(p.Meta, []byte(metaProtocolVersion)) {
+		e.mu.Lock()
+		e.meta = p.Meta
+		e.mu.Unlock()
+	}
+}
+
+// completeMessage is complete for a notification the SDK writes on a
+// connection jig decorates (stdio, the demo server): requests carry the era's
+// _meta already, and complete remembers it from the tap's view of them.
+func (e *eraState) completeMessage(msg jsonrpc.Message) jsonrpc.Message {
+	if _, ok := e.stateless(); !ok {
+		return msg
+	}
+	body, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return msg
+	}
+	out, _ := e.complete(body)
+	if bytes.Equal(out, body) {
+		return msg
+	}
+	m, err := jsonrpc.DecodeMessage(out)
+	if err != nil {
+		return msg
+	}
+	return m
 }
 
 // errVersionNotSpoken stops the SDK from falling back to initialize when the

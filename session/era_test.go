@@ -201,3 +201,30 @@ func TestCancelledIsValidInStatelessEraOverHTTP(t *testing.T) {
 		})
 	}
 }
+
+// Over stdio too the era's notifications/cancelled carries its _meta (the
+// legacy era's does not: it has none).
+func TestCancelledCarriesEraMetaOverStdio(t *testing.T) {
+	bin := peers.Path(t, peers.MCPGo)
+	for version, want := range map[string]bool{"2026-07-28": true, "2025-11-25": false} {
+		s := open(t, Options{Target: Target{Transport: TransportStdio, Command: []string{bin, "serve", "stdio"}}, ProtocolVersion: version})
+		cctx, cancel := context.WithCancelCause(ctx(t))
+		time.AfterFunc(300*time.Millisecond, func() { cancel(ErrCancelled) })
+		if _, err := s.CallToolWith(cctx, "slow", json.RawMessage(`{}`), CallOptions{}); err == nil {
+			t.Fatalf("%s: slow was not cancelled", version)
+		}
+		s.Close()
+		var seen bool
+		for _, f := range s.Log.Frames() {
+			if f.Dir == frames.ClientToServer && f.Method == "notifications/cancelled" {
+				seen = true
+				if got := strings.Contains(string(f.Raw), `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`); got != want {
+					t.Errorf("%s: frame #%d %s: era _meta present = %v, want %v", version, f.Seq, f.Raw, got, want)
+				}
+			}
+		}
+		if !seen {
+			t.Errorf("%s: no notifications/cancelled crossed", version)
+		}
+	}
+}

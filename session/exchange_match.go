@@ -69,24 +69,35 @@ func (w *written) last() string {
 
 // idConn is the connection decorator for transports that may be wrapped
 // (stdio, IO, in-memory): it learns the id of each request as it is written.
-type idConn struct{ mcp.Connection }
+type idConn struct {
+	mcp.Connection
+	era *eraState // nil: messages go as the SDK wrote them
+}
 
 func (c idConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() {
 		learnWrite(ctx, r.Method, idText(r.ID))
+		if c.era != nil {
+			c.era.observe(r.Params)
+		}
+	} else if ok && c.era != nil {
+		msg = c.era.completeMessage(msg)
 	}
 	return c.Connection.Write(ctx, msg)
 }
 
 // idTransport connects with an idConn around the transport's connection.
-type idTransport struct{ mcp.Transport }
+type idTransport struct {
+	mcp.Transport
+	era *eraState
+}
 
 func (t idTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := t.Transport.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return idConn{c}, nil
+	return idConn{c, t.era}, nil
 }
 
 // idText is an id as the JSON text frames.Frame.ID holds ("4", "\"abc\"").

@@ -312,7 +312,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 			return nil, err
 		}
 		s.proc = p
-		return idTransport{&mcp.IOTransport{Reader: p.tap, Writer: p.tap, MaxLineLength: -1}}, nil
+		return idTransport{&mcp.IOTransport{Reader: p.tap, Writer: p.tap, MaxLineLength: -1}, s.era}, nil
 	case TransportDemo:
 		release := t.Release
 		if release == 0 {
@@ -336,7 +336,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 		tap := newLineTap(s.Log, c2sW, s2cR)
 		// The server's last lines are in the Log once the tap has read them all.
 		s.stop = func() { c2sW.Close(); cancel(); <-done; <-tap.done }
-		return idTransport{&mcp.IOTransport{Reader: tap, Writer: tap, MaxLineLength: -1}}, nil
+		return idTransport{&mcp.IOTransport{Reader: tap, Writer: tap, MaxLineLength: -1}, s.era}, nil
 	case TransportStreamable, TransportSSE:
 		headers := http.Header{}
 		for k, v := range t.Headers {
