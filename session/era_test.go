@@ -162,9 +162,13 @@ func statelessGoSDK(t *testing.T) string {
 // refuses one without _meta (400, -32602).
 func TestCancelledIsValidInStatelessEraOverHTTP(t *testing.T) {
 	mcpgo := peers.Path(t, peers.MCPGo)
+	tmcp := peers.Path(t, peers.TMCP)
+	node := peers.Path(t, peers.Node22)
 	cases := map[string]string{
 		"go-sdk": statelessGoSDK(t),
 		"mcp-go": "http://" + startPeer(t, func(addr string) []string { return []string{mcpgo, "serve", "http", addr} }) + "/mcp",
+		// tmcp refused the bare notification with 400 -32020 Header mismatch.
+		"tmcp": "http://" + startPeer(t, func(string) []string { return []string{node, tmcp} }) + "/mcp",
 	}
 	for name, url := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -23,6 +23,7 @@ const (
 	MCPGo            = "bin/mcpgo-peer"                                                                // mcp-go v1.2.1 servers and clients (.ci/peers.d/mcpgo)
 	GoSDKConformance = "bin/gosdk-conformance-server"                                                  // the go-sdk's conformance server: input_required (MRTR) tools
 	MCPGoOld         = "bin/mcpgo-peer-0.43"                                                           // the same at mcp-go v0.43.2, legacy only
+	TMCP             = "tmcp/server.mjs"                                                               // a tmcp 1.20.0 server (.ci/peers.d/tmcp): 2026-07-28 over HTTP, strict headers
 )
 
 // Path returns the absolute path of a peer, or skips (fails, in CI) the test.
