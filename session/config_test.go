@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"errors"
 	"net"
 	"net/http"
@@ -205,7 +204,7 @@ func TestConfigHeaderReachesServerRedacted(t *testing.T) {
 		mu.Unlock()
 		return srv
 	}, &mcp.StreamableHTTPOptions{Stateless: true})
-	url := serveHTTP(t, h)
+	url := serveLoopback(t, h) + "/mcp"
 	path := writeConfig(t, ".cursor/mcp.json", `{"mcpServers": {"demo": {"url": "`+url+`", "headers": {"Authorization": "Bearer ${env:JIG_TEST_TOKEN}"}}}}`)
 	tgt, err := LoadConfigTarget(path, "demo")
 	if err != nil {
@@ -251,7 +250,9 @@ func TestConfigURLFallsBackToSSE(t *testing.T) {
 	}
 }
 
-func serveHTTP(t *testing.T, h http.Handler) string {
+// serveLoopback serves h on a free loopback port until the test ends and
+// returns its base URL.
+func serveLoopback(t *testing.T, h http.Handler) string {
 	t.Helper()
 	srv := &http.Server{Handler: h}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -259,8 +260,8 @@ func serveHTTP(t *testing.T, h http.Handler) string {
 		t.Fatal(err)
 	}
 	go srv.Serve(l)
-	t.Cleanup(func() { srv.Shutdown(context.Background()) })
-	return "http://" + l.Addr().String() + "/mcp"
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + l.Addr().String()
 }
 
 func TestMissingInputs(t *testing.T) {

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -34,14 +33,7 @@ func TestListingGoesToTheWireDespiteTTL(t *testing.T) {
 	for name, jsonResponse := range map[string]bool{"http-sse": false, "http-json": true} {
 		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return cacheableServer() },
 			&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: jsonResponse})
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		hs := &http.Server{Handler: h}
-		go hs.Serve(l)
-		t.Cleanup(func() { hs.Close() })
-		targets[name] = Target{Transport: TransportStreamable, URL: "http://" + l.Addr().String()}
+		targets[name] = Target{Transport: TransportStreamable, URL: serveLoopback(t, h)}
 	}
 	for name, tgt := range targets {
 		t.Run(name, func(t *testing.T) {

@@ -15,6 +15,30 @@ import (
 	"github.com/mcpjig/jig/session/demo"
 )
 
+// sessionLogs is a proxy's Sessions that keeps every session's Log.
+type sessionLogs struct {
+	mu   sync.Mutex
+	logs map[string]*frames.Log
+}
+
+func (s *sessionLogs) logFor(key string) *frames.Log {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.logs == nil {
+		s.logs = map[string]*frames.Log{}
+	}
+	if s.logs[key] == nil {
+		s.logs[key] = frames.NewLog(nil)
+	}
+	return s.logs[key]
+}
+
+func (s *sessionLogs) all() map[string]*frames.Log {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.logs
+}
+
 // Two clients behind one HTTP proxy are recorded apart, each in its own
 // Log: their ids collide (both start at initialize id 1) and their calls
 // interleave, so one recording of both pairs answers with the wrong calls.
@@ -26,16 +50,8 @@ func TestHTTPProxyRecordsEachClientSessionApart(t *testing.T) {
 	upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	defer upstream.Close()
 	u, _ := url.Parse(upstream.URL + "/mcp")
-	var mu sync.Mutex
-	logs := map[string]*frames.Log{}
-	p := &HTTP{Target: u, Log: frames.NewLog(nil), Sessions: func(key string) *frames.Log {
-		mu.Lock()
-		defer mu.Unlock()
-		if logs[key] == nil {
-			logs[key] = frames.NewLog(nil)
-		}
-		return logs[key]
-	}}
+	logs := &sessionLogs{}
+	p := &HTTP{Target: u, Log: frames.NewLog(nil), Sessions: logs.logFor}
 	front := httptest.NewServer(p)
 
 	var wg sync.WaitGroup
@@ -62,10 +78,8 @@ func TestHTTPProxyRecordsEachClientSessionApart(t *testing.T) {
 	front.Close()
 	p.Close()
 
-	mu.Lock()
-	defer mu.Unlock()
 	var sessions int
-	for key, log := range logs {
+	for key, log := range logs.all() {
 		if key == "" {
 			if log.Len() > 0 {
 				t.Errorf("%d frames recorded without a session: %v", log.Len(), wire(log, frames.ClientToServer))
@@ -106,16 +120,8 @@ func TestHTTPProxyRecordsEachClientSessionApart(t *testing.T) {
 func TestHTTPProxyRecordsEachSSESessionApart(t *testing.T) {
 	target := startMCPGoSSE(t)
 	u, _ := url.Parse(target)
-	var mu sync.Mutex
-	logs := map[string]*frames.Log{}
-	p := &HTTP{Target: u, Log: frames.NewLog(nil), Sessions: func(key string) *frames.Log {
-		mu.Lock()
-		defer mu.Unlock()
-		if logs[key] == nil {
-			logs[key] = frames.NewLog(nil)
-		}
-		return logs[key]
-	}}
+	logs := &sessionLogs{}
+	p := &HTTP{Target: u, Log: frames.NewLog(nil), Sessions: logs.logFor}
 	front := httptest.NewServer(p)
 	var wg sync.WaitGroup
 	for range 2 {
@@ -125,10 +131,8 @@ func TestHTTPProxyRecordsEachSSESessionApart(t *testing.T) {
 	wg.Wait()
 	front.Close()
 	p.Close()
-	mu.Lock()
-	defer mu.Unlock()
 	var keys []string
-	for key, log := range logs {
+	for key, log := range logs.all() {
 		if key == "" && log.Len() == 0 {
 			continue
 		}
