@@ -26,6 +26,20 @@ const (
 	TMCP             = "tmcp/server.mjs"                                                               // a tmcp 1.20.0 server (.ci/peers.d/tmcp): 2026-07-28 over HTTP, strict headers
 )
 
+// The real-upgrade corpus (.ci/peers.d/40-upgrade-corpus.sh): each server at
+// an older release and the current one.
+const (
+	MemoryOld     = "corpus/memory-2025.4.25/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
+	MemoryNew     = "corpus/memory-2026.8.31/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
+	ThinkingOld   = "corpus/thinking-2025.7.1/node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js"
+	ThinkingNew   = "corpus/thinking-2026.8.31/node_modules/@modelcontextprotocol/server-sequential-thinking/dist/index.js"
+	FilesystemOld = "corpus/filesystem-2025.7.1/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+	FilesystemNew = "corpus/filesystem-2026.8.31/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
+	// mark3labs/mcp-go's own examples/everything, unchanged, at two releases.
+	MCPGoEverythingOld = "bin/mcpgo-everything-v0.43.0"
+	MCPGoEverythingNew = "bin/mcpgo-everything-v1.2.1"
+)
+
 // Path returns the absolute path of a peer, or skips (fails, in CI) the test.
 func Path(tb testing.TB, rel string) string {
 	tb.Helper()
