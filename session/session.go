@@ -477,6 +477,9 @@ func (s *Session) declared() []string {
 // Info returns what the handshake established.
 func (s *Session) Info() Info { return s.info }
 
+// Vars returns the session's variables (Options.Vars).
+func (s *Session) Vars() map[string]string { return s.opts.Vars }
+
 // Stderr returns the server's last stderr lines (stdio targets only).
 func (s *Session) Stderr() []string {
 	if s.proc == nil {

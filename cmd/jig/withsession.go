@@ -23,6 +23,12 @@ func withSession(ctx context.Context, st *streams, tf *targetFlags, command []st
 	}
 	st.redact.Add(opts.Target.Secrets()...)
 	opts.Redact = st.redact
+	vars, removeScratch, err := session.Scratch(opts.Target)
+	if err != nil {
+		return fmt.Errorf("creating the scratch directory for $%s: %w", session.ScratchVar, err)
+	}
+	defer removeScratch()
+	opts.Vars = vars
 	stopRecording, err := tf.startRecording(st, opts, label)
 	if err != nil {
 		return err
