@@ -107,6 +107,18 @@ func runCall(ctx context.Context, o *callOptions, st *streams) error {
 	if o.cancelAfter > 0 && o.pin.file != "" {
 		return usageErr("--cancel-after and --pin: a cancelled call has no response to pin")
 	}
+	// Values the user marked secret are known before anything crosses, so
+	// the recording and the terminal never hold them.
+	named, err := secretEnv(o.pin.secretEnv)
+	if err != nil {
+		return err
+	}
+	for _, s := range named {
+		st.redact.Add(s.Value)
+	}
+	if o.pin.append {
+		return runAppend(ctx, o, st, argv)
+	}
 	return withSession(ctx, st, &o.target, o.command, &o.frames, o.tool, func(ctx context.Context, s *session.Session) error {
 		return o.call(ctx, st, s, argv)
 	})
@@ -134,7 +146,7 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 		if oerr != nil {
 			return oerr
 		}
-		if perr := o.pin.pin(ctx, st, s, opts, replay.FindTool(rawTools, o.tool), ex); perr != nil {
+		if perr := o.pin.pin(ctx, st, s, opts, replay.FindTool(rawTools, o.tool), ex, o); perr != nil {
 			return perr
 		}
 	}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,6 +27,11 @@ type pinFlags struct {
 	probe     int
 	force     bool
 	secretEnv []string
+	// append adds the call as the next step of the scenario in file: its
+	// steps are replayed first in the same session.
+	append   bool
+	step     string   // the step's name
+	captures []string // NAME=POINTER into this call's result
 }
 
 func (p *pinFlags) bind(cmd *cobra.Command) {
@@ -32,9 +39,12 @@ func (p *pinFlags) bind(cmd *cobra.Command) {
 	fl.StringVar(&p.file, "pin", "", "save the call and its response as a golden fixture in FILE (replay it with 'jig replay')")
 	fl.StringVar(&p.note, "note", "", "with --pin: what the fixture protects, for reviewers")
 	fl.StringVar(&p.scenario, "scenario", "", "with --pin: the scenario name (default: the file name)")
-	fl.IntVar(&p.probe, "probe", -1, "with --pin: re-issue the identical call N times and mark the values that differ as volatile (default: 1 for read-only tools, else 0)")
+	fl.IntVar(&p.probe, "probe", -1, "with --pin: make the identical call N more times, each in a fresh session, and mark the values that differ as volatile (default: 1 for read-only tools, else 0)")
 	fl.BoolVar(&p.force, "force", false, "with --pin: overwrite an existing fixture")
-	fl.StringArrayVar(&p.secretEnv, "secret-env", nil, "with --pin: redact the value of environment variable NAME wherever it appears (repeatable)")
+	fl.StringArrayVar(&p.secretEnv, "secret-env", nil, "with --pin: redact the value of environment variable NAME wherever it appears; an argument holding it is re-filled from $NAME at replay (repeatable)")
+	fl.BoolVar(&p.append, "append", false, "with --pin FILE: add the call as the next step of that scenario; its steps are replayed first, in the same session, and {{NAME}} in --args is what they captured")
+	fl.StringVar(&p.step, "step", "", "with --pin: the name of this step in the scenario")
+	fl.StringArrayVar(&p.captures, "capture", nil, "with --pin: NAME=POINTER, a value of this call's result a later step can use as {{NAME}} (e.g. id=/structuredContent/id; repeatable)")
 }
 
 // check runs before connecting: a pin that cannot be saved should not cost a call.
@@ -43,7 +53,8 @@ func (p *pinFlags) check() error {
 		given := []struct {
 			name string
 			set  bool
-		}{{"note", p.note != ""}, {"scenario", p.scenario != ""}, {"probe", p.probe != -1}, {"force", p.force}, {"secret-env", len(p.secretEnv) > 0}}
+		}{{"note", p.note != ""}, {"scenario", p.scenario != ""}, {"probe", p.probe != -1}, {"force", p.force},
+			{"secret-env", len(p.secretEnv) > 0}, {"append", p.append}, {"step", p.step != ""}, {"capture", len(p.captures) > 0}}
 		for _, g := range given {
 			if g.set {
 				return usageErr("--%s only applies with --pin FILE", g.name)
@@ -51,46 +62,48 @@ func (p *pinFlags) check() error {
 		}
 		return nil
 	}
-	if !p.force {
-		if _, err := os.Stat(p.file); err == nil {
-			return usageErr("--pin %s: the fixture exists; pass --force to overwrite it, or pick another file", p.file)
-		}
+	_, err := os.Stat(p.file)
+	switch {
+	case p.append && err != nil:
+		return usageErr("--pin %s --append: there is no such fixture to append to; pin its first call without --append", p.file)
+	case p.append && p.force:
+		return usageErr("--append and --force: --append rewrites the scenario with its new step; --force would replace it")
+	case !p.append && !p.force && err == nil:
+		return usageErr("--pin %s: the fixture exists; pass --append to add this call as its next step, --force to overwrite it, or pick another file", p.file)
 	}
-	if _, err := secretEnvValues(p.secretEnv); err != nil {
+	if _, err := p.captureList(); err != nil {
 		return err
 	}
-	return nil
+	_, err = secretEnv(p.secretEnv)
+	return err
 }
 
-// secretEnvValues returns the values of the named environment variables.
-func secretEnvValues(names []string) ([]string, error) {
-	var out []string
-	for _, n := range names {
-		v, ok := os.LookupEnv(n)
-		if !ok {
-			return nil, usageErr("--secret-env %s: the environment variable is not set", n)
+// captureList parses --capture NAME=POINTER.
+func (p *pinFlags) captureList() ([]fixture.Capture, error) {
+	var out []fixture.Capture
+	for _, c := range p.captures {
+		name, ptr, ok := strings.Cut(c, "=")
+		if !ok || name == "" || !strings.HasPrefix(ptr, "/") {
+			return nil, usageErr("--capture %q: expected NAME=POINTER into the result, e.g. id=/structuredContent/id", c)
 		}
-		if len(v) < 4 {
-			return nil, usageErr("--secret-env %s: the value is shorter than 4 bytes, too short to redact safely", n)
-		}
-		out = append(out, v)
+		out = append(out, fixture.Capture{Name: name, Path: ptr})
 	}
 	return out, nil
 }
 
-// pin builds the fixture for the exchange, shows the reviewer its rules and
-// assertions, and saves it.
-func (p *pinFlags) pin(ctx context.Context, st *streams, s *session.Session, opts session.Options, tool json.RawMessage, ex *session.Exchange) error {
-	secrets, err := secretEnvValues(p.secretEnv)
+// pinOptions are the options every pin of this command shares.
+func (p *pinFlags) pinOptions(st *streams, s *session.Session, opts session.Options, tool json.RawMessage, o *callOptions) (replay.PinOptions, error) {
+	red, err := runRedactor(st, p.secretEnv)
 	if err != nil {
-		return err
+		return replay.PinOptions{}, err
 	}
-	st.redact.Add(secrets...)
 	scenario := p.scenario
 	if scenario == "" {
 		scenario = strings.TrimSuffix(filepath.Base(p.file), filepath.Ext(p.file))
 	}
-	f, err := replay.Pin(ctx, s, ex, replay.PinOptions{
+	info := s.Info()
+	ropts := replay.Options{Capabilities: info.ClientCapabilities, Grace: o.target.grace, Timeout: o.target.timeout, Redactor: red}
+	return replay.PinOptions{
 		Scenario: scenario,
 		Note:     p.note,
 		Target:   opts.Target,
@@ -98,16 +111,48 @@ func (p *pinFlags) pin(ctx context.Context, st *streams, s *session.Session, opt
 		Elicit:   opts.ElicitScript,
 		Sample:   opts.SampleScript,
 		Probe:    p.probe,
-		// Every secret the run knows, learned ones too (a password argument).
-		Secrets: append(secrets, st.redact.Values()...),
-	})
+		Redactor: red,
+		Vars:     s.Vars(),
+		Fresh:    replay.FreshProbe(ropts),
+	}, nil
+}
+
+// pin builds the fixture for the exchange, shows the reviewer its rules and
+// assertions, and saves it.
+func (p *pinFlags) pin(ctx context.Context, st *streams, s *session.Session, opts session.Options, tool json.RawMessage, ex *session.Exchange, o *callOptions) error {
+	popts, err := p.pinOptions(st, s, opts, tool, o)
 	if err != nil {
 		return err
+	}
+	caps, err := p.captureList()
+	if err != nil {
+		return err
+	}
+	f, err := replay.Pin(ctx, s, ex, popts)
+	if err != nil {
+		return err
+	}
+	if len(caps) > 0 || p.step != "" {
+		calls := f.Calls()
+		calls[0].Captures, calls[0].Name = caps, p.step
+		f.SetCalls(calls)
+		if _, err := f.PinnedCaptures(); err != nil {
+			return usageErr("--capture: %v", err)
+		}
 	}
 	replay.Describe(st.err, f)
 	if !p.force {
 		if _, err := os.Stat(p.file); err == nil {
 			return usageErr("--pin %s: the fixture appeared while calling; pass --force to overwrite it", p.file)
+		}
+	}
+	return p.save(st, f, "pinned")
+}
+
+func (p *pinFlags) save(st *streams, f *fixture.Fixture, verb string) error {
+	if dir := filepath.Dir(p.file); dir != "." {
+		if err := frames.MkdirPrivate(dir); err != nil {
+			return usageErr("--pin %s: %v", p.file, err)
 		}
 	}
 	if dir := filepath.Dir(p.file); dir != "." {
@@ -122,6 +167,196 @@ func (p *pinFlags) pin(ctx context.Context, st *streams, s *session.Session, opt
 		}
 		return usageErr("--pin %s: %v", p.file, err)
 	}
-	fmt.Fprintf(st.err, "pinned %s (scenario %q); replay it with: jig replay %s\n", p.file, f.Scenario, p.file)
+	fmt.Fprintf(st.err, "%s %s (scenario %q, %d step(s)); replay it with: jig replay %s\n", verb, p.file, f.Scenario, len(f.Calls()), p.file)
 	return nil
+}
+
+// captureRef is a captured value in --args when appending: {{NAME}}.
+var captureRef = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
+
+// runAppend pins a call as the next step of an existing scenario: it opens
+// a session the way the scenario was pinned (its own target unless one is
+// given), replays its steps, which must not drift, makes the call with
+// {{NAME}} replaced by what they captured, and saves the scenario with the
+// new step, every step's response from this one session.
+func runAppend(ctx context.Context, o *callOptions, st *streams, argv json.RawMessage) error {
+	p := &o.pin
+	f, err := fixture.Load(p.file)
+	if err != nil {
+		return &session.UsageError{Err: err}
+	}
+	red, err := runRedactor(st, p.secretEnv)
+	if err != nil {
+		return err
+	}
+	opts, err := o.appendSession(f)
+	if err != nil {
+		return err
+	}
+	st.redact.Add(opts.Target.Secrets()...)
+	opts.Redact = st.redact
+	vars, removeScratch, err := session.Scratch(opts.Target)
+	if err != nil {
+		return err
+	}
+	defer removeScratch()
+	opts.Vars = vars
+	stopRecording, err := o.target.startRecording(st, opts, o.tool)
+	if err != nil {
+		return err
+	}
+	defer stopRecording()
+	cctx, cancel := context.WithTimeout(ctx, o.target.timeout)
+	defer cancel()
+	s, err := session.Open(cctx, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	c := replay.Case{Path: p.file, Fixture: f}
+	out, captured := replay.OnSession(ctx, s, c, replay.Options{Timeout: o.target.timeout, Redactor: red})
+	if out.Err != nil {
+		return fmt.Errorf("replaying the steps of %s before appending: %w", p.file, out.Err)
+	}
+	if out.Drifted() {
+		fixture.NewRun([]fixture.Report{out.Report}).WriteText(st.err, false, red)
+		return usageErr("--append: the steps of %s drift when replayed (above); fix or update the scenario before adding a step to it", p.file)
+	}
+	args, uses, err := fillCaptures(argv, captured)
+	if err != nil {
+		return err
+	}
+	ex, callErr := callWith(cctx, st, s, o.tool, args, o.progress, 0)
+	var rpc *session.RPCError
+	if callErr != nil && !errors.As(callErr, &rpc) {
+		return callErr
+	}
+	rawTools, _, lerr := s.ListTools(cctx)
+	if lerr != nil {
+		return lerr
+	}
+	popts, err := p.pinOptions(st, s, opts, replay.FindTool(rawTools, o.tool), o)
+	if err != nil {
+		return err
+	}
+	popts.Scenario = f.Scenario
+	next, err := replay.Pin(cctx, s, ex, popts)
+	if err != nil {
+		return err
+	}
+	caps, _ := p.captureList()
+	step := next.Calls()[0]
+	step.Name, step.Captures, step.Uses = p.step, caps, uses
+	nf := appended(f, out, step, next)
+	replay.Describe(st.err, nf)
+	if err := p.save(st, nf, "appended a step to"); err != nil {
+		return err
+	}
+	return o.report(st, ex, callErr)
+}
+
+// appendSession opens the session of an append like the scenario's own:
+// its target, protocol version, capabilities and roots, unless the command
+// line gives them.
+func (o *callOptions) appendSession(f *fixture.Fixture) (session.Options, error) {
+	if len(o.command) > 0 || o.target.demo || o.target.url != "" || o.target.config != "" {
+		return o.target.options(o.command)
+	}
+	t := session.Target{Transport: session.Transport(f.Target.Transport), Command: f.Target.Command, Dir: f.Target.Dir,
+		URL: f.Target.URL, Headers: f.Target.Headers, Env: f.Target.Env, Release: f.Target.Release}
+	so := session.Options{Target: t, ProtocolVersion: f.ProtocolVersion, Grace: o.target.grace,
+		Capabilities: o.target.capabilities, Log: frames.NewLog(nil)}
+	if f.Session != nil {
+		so.Capabilities = f.Session.Capabilities
+		for _, r := range f.Session.Roots {
+			so.Roots = append(so.Roots, session.Root{URI: r})
+		}
+	}
+	return so, nil
+}
+
+// fillCaptures replaces {{NAME}} in the arguments with the values the
+// scenario's steps captured, and returns the uses that re-fill them at
+// replay.
+func fillCaptures(argv json.RawMessage, captured fixture.Captured) (json.RawMessage, []fixture.Use, error) {
+	if !captureRef.Match(argv) {
+		return argv, nil, nil
+	}
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(argv))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, nil, usageErr("--args: %v", err)
+	}
+	var uses []fixture.Use
+	var missing error
+	var fill func(v any, path string) any
+	fill = func(v any, path string) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, c := range x {
+				x[k] = fill(c, path+"/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(k))
+			}
+		case []any:
+			for i, c := range x {
+				x[i] = fill(c, fmt.Sprintf("%s/%d", path, i))
+			}
+		case string:
+			m := captureRef.FindStringSubmatch(x)
+			if m == nil {
+				return x
+			}
+			val, ok := captured[m[1]]
+			if !ok {
+				missing = usageErr("--args: {{%s}} is not captured by the scenario's steps (add --capture %s=POINTER when pinning the step that returns it)", m[1], m[1])
+				return x
+			}
+			uses = append(uses, fixture.Use{Path: "/arguments" + path, Capture: m[1]})
+			if x == m[0] {
+				var whole any
+				d := json.NewDecoder(bytes.NewReader(val))
+				d.UseNumber()
+				_ = d.Decode(&whole)
+				return whole
+			}
+			var s string
+			if json.Unmarshal(val, &s) != nil {
+				s = string(val)
+			}
+			return strings.ReplaceAll(x, m[0], s)
+		}
+		return v
+	}
+	doc = fill(doc, "")
+	if missing != nil {
+		return nil, nil, missing
+	}
+	out, err := json.Marshal(doc)
+	return out, uses, err
+}
+
+// appended is the scenario f with step added after its steps. Every step's
+// response becomes the one this session gave (they did not drift), so the
+// scenario's pinned responses and captured values come from one session.
+func appended(f *fixture.Fixture, out replay.Outcome, step fixture.Step, next *fixture.Fixture) *fixture.Fixture {
+	calls := f.Calls()
+	for i := range calls {
+		if i < len(out.Steps) {
+			calls[i].Response = fixture.Response{Result: out.Steps[i].Result, Error: out.Steps[i].Error}
+		}
+	}
+	calls = append(calls, step)
+	nf := *f
+	nf.SetCalls(calls)
+	if len(nf.Steps) == 0 { // a single call and nothing to link: keep it a step list
+		nf.Steps, nf.Tool, nf.Request, nf.Response, nf.Rules, nf.Assertions = calls, nil, fixture.Request{}, fixture.Response{}, nil, nil
+	}
+	prefix := fmt.Sprintf("/steps/%d", len(calls)-1)
+	for _, r := range next.Redactions {
+		if strings.HasPrefix(r.Path, "/request") || strings.HasPrefix(r.Path, "/response") || strings.HasPrefix(r.Path, "/tool") {
+			r.Path = prefix + r.Path
+		}
+		nf.Redactions = append(nf.Redactions, r)
+	}
+	return &nf
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/record"
 	"github.com/mcpjig/jig/session/replay"
 )
 
@@ -33,15 +34,28 @@ type replayOptions struct {
 	secretEnv    []string
 	parallel     int
 	inFlight     int
+	reuse        bool
+	retarget     bool
 
 	overridden      bool     // a target was given on the command line
 	protocolChanged bool     // --protocol-version was given
+	capsChanged     bool     // --capabilities was given
+	rootsChanged    bool     // --root was given
+	cwdChanged      bool     // --cwd was given
 	targetArgs      []string // the target flags as typed, for the accept command
 }
 
 const replayLong = `Replay golden fixtures (a file, or every *.json file in a directory): each
 pinned request is re-issued exactly against its target (or against the target
 given on the command line), and the response is compared with the pinned one.
+
+Each fixture replays in a fresh session of its own (its own process, for a
+stdio server), opened the way it was pinned: the capabilities, roots,
+protocol version, environment and working directory the fixture recorded.
+--parallel sessions run at once. A scenario's steps run in order in its one
+session. --reuse-session shares one session per target instead (faster; right
+only for servers known to be stateless). A target on the command line
+replaces only what it names, and jig says on stderr what it replaced.
 
 Differences are cosmetic (key order, 1 vs 1.0, re-serialized JSON text: never
 a failure), warnings (a field was added: worth a look) or breaking (a value,
@@ -73,6 +87,9 @@ func newReplayCmd(st *streams, runF runFunc[replayOptions]) *cobra.Command {
 			o.path, o.command = args[0], args[1:]
 			o.overridden = overridden(cmd.Flags(), o.command)
 			o.protocolChanged = cmd.Flags().Changed("protocol-version")
+			o.capsChanged = cmd.Flags().Changed("capabilities")
+			o.rootsChanged = cmd.Flags().Changed("root")
+			o.cwdChanged = cmd.Flags().Changed("cwd")
 			o.targetArgs = targetArgs(cmd.Flags())
 			return runF(cmd.Context(), o, st)
 		},
@@ -84,9 +101,11 @@ func newReplayCmd(st *streams, runF runFunc[replayOptions]) *cobra.Command {
 	fl.BoolVar(&o.showCosmetic, "show-cosmetic", false, "list cosmetic differences instead of counting them")
 	fl.BoolVar(&o.update, "update", false, "accept the drift: rewrite each drifted fixture with the actual response (needs --reason; refused when CI is set)")
 	fl.StringVar(&o.reason, "reason", "", "with --update: why the drift is intended, recorded in each fixture's history")
-	fl.StringArrayVar(&o.secretEnv, "secret-env", nil, "redact the value of environment variable NAME from the reports, and from fixtures with --update (repeatable)")
-	fl.IntVar(&o.parallel, "parallel", 4, "targets replayed at once")
-	fl.IntVar(&o.inFlight, "in-flight", 8, "calls in flight per target")
+	fl.BoolVar(&o.retarget, "retarget", false, "with --update against another target: point each updated fixture at that target")
+	fl.StringArrayVar(&o.secretEnv, "secret-env", nil, "redact the value of environment variable NAME in every report and updated fixture (repeatable)")
+	fl.IntVar(&o.parallel, "parallel", 4, "sessions replayed at once (each fixture gets its own)")
+	fl.BoolVar(&o.reuse, "reuse-session", false, "share one session per target among its fixtures, calls pipelined (only for stateless servers)")
+	fl.IntVar(&o.inFlight, "in-flight", 8, "with --reuse-session: calls in flight per session")
 	return cmd
 }
 
@@ -123,6 +142,12 @@ func (o *replayOptions) check() ([]reportFile, fixture.Severity, error) {
 	} else if o.reason != "" {
 		return nil, 0, usageErr("--reason only applies with --update")
 	}
+	if o.retarget && !o.update {
+		return nil, 0, usageErr("--retarget only applies with --update")
+	}
+	if o.update && o.overridden && !o.retarget {
+		return nil, 0, usageErr("--update against a target given on the command line needs --retarget: the updated fixtures would record a response of that target but keep their own, and go red on it; pass --retarget to point them at this target, or drop the target to update them against their own")
+	}
 	if o.parallel < 1 || o.inFlight < 1 {
 		return nil, 0, usageErr("--parallel and --in-flight must be at least 1")
 	}
@@ -130,26 +155,107 @@ func (o *replayOptions) check() ([]reportFile, fixture.Severity, error) {
 }
 
 // runnerOptions are the replay runner's options: the target given on the
-// command line, if any, and how to reach it.
-func (o *replayOptions) runnerOptions() (replay.Options, error) {
+// command line, if any, how to reach it, and the run's secrets.
+func (o *replayOptions) runnerOptions(red *fixture.Redactor) (replay.Options, error) {
 	opts := replay.Options{
-		Capabilities: o.target.capabilities,
-		Grace:        o.target.grace,
-		Timeout:      o.target.timeout,
-		Parallel:     o.parallel,
-		InFlight:     o.inFlight,
+		Capabilities:    o.target.capabilities,
+		CapabilitiesSet: o.capsChanged,
+		RootsSet:        o.rootsChanged,
+		Grace:           o.target.grace,
+		Timeout:         o.target.timeout,
+		Parallel:        o.parallel,
+		InFlight:        o.inFlight,
+		Reuse:           o.reuse,
+		Redactor:        red,
 	}
-	if o.overridden {
-		so, err := o.target.options(o.command)
-		if err != nil {
-			return opts, err
-		}
-		opts.Target = &so.Target
+	roots, err := o.target.rootList()
+	if err != nil {
+		return opts, err
+	}
+	opts.Roots = roots
+	ov, err := o.override()
+	if err != nil {
+		return opts, err
+	}
+	opts.Override = ov
+	if ov != nil {
+		red.Add(fixture.Values(ov.Target.Secrets()...)...)
 	}
 	if o.protocolChanged && o.target.protocol != "auto" {
 		opts.ProtocolVersion = o.target.protocol
 	}
+	if o.target.record != "" && !o.target.noRecord {
+		opts.Record = recordInto(o.target.record, red)
+	}
 	return opts, nil
+}
+
+// override is what the command line says about the fixtures' target: a
+// whole server (a command after --, --url, --demo, --config), or only --env,
+// --header or --cwd entries, merged into each fixture's own.
+func (o *replayOptions) override() (*replay.Override, error) {
+	if o.overridden {
+		so, err := o.target.options(o.command)
+		if err != nil {
+			return nil, err
+		}
+		return &replay.Override{Target: so.Target, DirSet: o.cwdChanged}, nil
+	}
+	if len(o.target.env) == 0 && len(o.target.headers) == 0 && !o.cwdChanged {
+		return nil, nil
+	}
+	var t session.Target
+	for _, e := range o.target.env {
+		k, v, ok := strings.Cut(e, "=")
+		if !ok || k == "" {
+			return nil, usageErr("--env %q: expected K=V", e)
+		}
+		if t.Env == nil {
+			t.Env = map[string]string{}
+		}
+		t.Env[k] = v
+	}
+	for _, h := range o.target.headers {
+		k, v, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, usageErr("--header %q: expected 'Name: value'", h)
+		}
+		if t.Headers == nil {
+			t.Headers = map[string]string{}
+		}
+		t.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	t.Dir = o.target.cwd
+	return &replay.Override{Target: t, DirSet: o.cwdChanged}, nil
+}
+
+// runRedactor is the redactor every fixture and report writer of the run
+// shares, over the run's own (st.redact, which the sessions and the
+// terminal use): the values of --secret-env variables and of every
+// environment variable whose name looks secret (a server that echoes its
+// environment echoes them), each with its name for reversible references.
+func runRedactor(st *streams, names []string) (*fixture.Redactor, error) {
+	named, err := secretEnv(names)
+	if err != nil {
+		return nil, err
+	}
+	return fixture.Over(st.redact, append(fixture.EnvSecrets(os.Environ()), named...)...), nil
+}
+
+// secretEnv returns the --secret-env variables' values with their names.
+func secretEnv(names []string) ([]fixture.Secret, error) {
+	var out []fixture.Secret
+	for _, n := range names {
+		v, ok := os.LookupEnv(n)
+		if !ok {
+			return nil, usageErr("--secret-env %s: the environment variable is not set", n)
+		}
+		if len(v) < 4 {
+			return nil, usageErr("--secret-env %s: the value is shorter than 4 bytes, too short to redact safely", n)
+		}
+		out = append(out, fixture.Secret{Value: v, Env: n})
+	}
+	return out, nil
 }
 
 func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
@@ -157,39 +263,45 @@ func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
 	if err != nil {
 		return err
 	}
-	secrets, err := secretEnvValues(o.secretEnv)
+	red, err := runRedactor(st, o.secretEnv)
 	if err != nil {
 		return err
 	}
-	st.redact.Add(secrets...)
-	opts, err := o.runnerOptions()
+	opts, err := o.runnerOptions(red)
 	if err != nil {
 		return err
 	}
-	opts.Redactor = st.redact
-	cases, loadErrs := replay.Load(o.path)
+	var skip []string
+	for _, r := range reports {
+		skip = append(skip, r.path)
+	}
+	cases, loadErrs := replay.Load(o.path, skip...)
 	for _, e := range loadErrs {
-		fmt.Fprintf(st.err, "jig: %v\n", e)
+		fmt.Fprintf(st.err, "jig: %s\n", red.Text(e.Error()))
+	}
+	for _, note := range replay.OverrideNotes(cases, opts.Override) {
+		fmt.Fprintf(st.err, "jig: %s\n", red.Text(note))
 	}
 	var code worstCode
 	if len(loadErrs) > 0 {
 		code.add(exitUsage)
 	}
-	t := tallyOutcomes(st, replay.Run(ctx, cases, opts), &code)
+	t := tallyOutcomes(st, replay.Run(ctx, cases, opts), &code, red)
 	t.reports = append(t.reports, notLoaded(o.path, loadErrs)...)
+	run := fixture.NewRun(t.reports)
 	if len(t.reports) > 0 {
-		if err := fixture.WriteText(st.out, t.reports, o.showCosmetic); err != nil {
+		if err := run.WriteText(st.out, o.showCosmetic, red); err != nil {
 			return err
 		}
 	}
 	for _, r := range reports {
-		if err := writeReport(r, t.reports, st.redact); err != nil {
+		if err := writeReport(r, run, red); err != nil {
 			fmt.Fprintf(st.err, "jig: %v\n", err)
 			code.add(exitUsage)
 		}
 	}
 	if o.update {
-		o.accept(st, t.drifted, secrets, &code)
+		o.accept(st, t.drifted, red, &code)
 	} else {
 		o.suggestAccept(st, t.drifted, threshold, &code)
 	}
@@ -205,7 +317,7 @@ type tally struct {
 
 // tallyOutcomes prints each fixture that could not be replayed (one line per
 // unreachable target, not per fixture) and collects the others.
-func tallyOutcomes(st *streams, outcomes []replay.Outcome, code *worstCode) tally {
+func tallyOutcomes(st *streams, outcomes []replay.Outcome, code *worstCode, red *fixture.Redactor) tally {
 	var t tally
 	unreachable := map[string]int{}
 	var order []string
@@ -217,8 +329,8 @@ func tallyOutcomes(st *streams, outcomes []replay.Outcome, code *worstCode) tall
 			}
 			continue
 		}
-		msg := o.Err.Error()
-		t.reports = append(t.reports, fixture.Report{Scenario: o.Fixture.Scenario, Method: o.Fixture.Request.Method,
+		msg := red.Text(o.Err.Error())
+		t.reports = append(t.reports, fixture.Report{Scenario: o.Fixture.Scenario, File: o.Path, Method: o.Fixture.Method(),
 			Tool: o.Fixture.ToolName(), NotRun: msg})
 		var ce *session.ConnectError
 		if errors.As(o.Err, &ce) {
@@ -257,7 +369,7 @@ func notLoaded(path string, loadErrs []error) []fixture.Report {
 }
 
 // accept rewrites each drifted fixture with the actual response (--update).
-func (o *replayOptions) accept(st *streams, drifted []replay.Outcome, secrets []string, code *worstCode) {
+func (o *replayOptions) accept(st *streams, drifted []replay.Outcome, red *fixture.Redactor, code *worstCode) {
 	updated := 0
 	for _, d := range drifted {
 		if d.Report.Obsolete {
@@ -265,8 +377,8 @@ func (o *replayOptions) accept(st *streams, drifted []replay.Outcome, secrets []
 			code.add(exitServerError) // drift nobody accepted
 			continue
 		}
-		if err := replay.Update(d, o.reason, secrets, time.Now()); err != nil {
-			fmt.Fprintf(st.err, "jig: %s: not updated: %v\n", d.Path, err)
+		if err := replay.Update(d, replay.UpdateOptions{Reason: o.reason, Retarget: o.retarget, Redactor: red, Now: time.Now()}); err != nil {
+			fmt.Fprintf(st.err, "jig: %s: not updated: %s\n", d.Path, red.Text(err.Error()))
 			code.add(exitUsage)
 			continue
 		}
@@ -285,7 +397,11 @@ func (o *replayOptions) suggestAccept(st *streams, drifted []replay.Outcome, thr
 			code.add(exitServerError)
 		}
 		if d.Report.Obsolete {
-			fmt.Fprintf(st.out, "%s is obsolete: tool %q is no longer listed; re-pin it or delete it\n", d.Path, d.Report.Tool)
+			hint := ""
+			if d.Report.RenamedTo != "" {
+				hint = fmt.Sprintf(" (renamed to %q?)", d.Report.RenamedTo)
+			}
+			fmt.Fprintf(st.out, "%s is obsolete: tool %q is no longer listed%s; re-pin it or delete it\n", d.Path, d.Report.Tool, hint)
 			continue
 		}
 		accept = append(accept, d.Path)
@@ -293,7 +409,7 @@ func (o *replayOptions) suggestAccept(st *streams, drifted []replay.Outcome, thr
 	if len(accept) > 0 {
 		fmt.Fprintln(st.out, "\nIf this drift is intended, accept it with:")
 		for _, p := range accept {
-			fmt.Fprintf(st.out, "  %s\n", acceptCommand(o.targetArgs, p, o.command))
+			fmt.Fprintf(st.out, "  %s\n", acceptCommand(o.targetArgs, p, o.command, o.overridden))
 		}
 	}
 }
@@ -314,7 +430,8 @@ func overridden(fl *pflag.FlagSet, command []string) bool {
 // targetFlagNames are the flags repeated in the accept command: those that
 // choose the target or how to reach it.
 var targetFlagNames = map[string]bool{"demo": true, "release": true, "url": true, "transport": true, "header": true,
-	"env": true, "cwd": true, "config": true, "server": true, "protocol-version": true, "capabilities": true, "secret-env": true}
+	"env": true, "cwd": true, "config": true, "server": true, "protocol-version": true, "capabilities": true, "secret-env": true,
+	"root": true, "input": true}
 
 // targetArgs are the target flags as the user typed them: those that
 // choose the target or how to reach it, repeated in the accept command.
@@ -341,9 +458,12 @@ func targetArgs(fl *pflag.FlagSet) []string {
 
 // acceptCommand is the exact command that accepts one fixture's drift
 // against the same target.
-func acceptCommand(targetArgs []string, path string, command []string) string {
+func acceptCommand(targetArgs []string, path string, command []string, retarget bool) string {
 	parts := append([]string{"jig", "replay", shellQuote(path)}, targetArgs...)
 	parts = append(parts, "--update", "--reason", `"..."`)
+	if retarget {
+		parts = append(parts, "--retarget")
+	}
 	if len(command) > 0 {
 		parts = append(parts, "--")
 		for _, c := range command {
@@ -362,30 +482,46 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// writeReport writes one report file, private and redacted like
-// everything jig writes.
-func writeReport(r reportFile, reps []fixture.Report, redact *frames.Redactor) error {
-	var buf bytes.Buffer
+// writeReport writes one --report file of the run, through the run's
+// redactor.
+func writeReport(r reportFile, run *fixture.Run, red *fixture.Redactor) error {
+	var b bytes.Buffer
 	var err error
 	switch r.kind {
 	case "junit":
-		err = fixture.WriteJUnit(&buf, reps)
+		err = run.WriteJUnit(&b, red)
 	case "json":
-		err = fixture.WriteJSON(&buf, reps)
+		err = run.WriteJSON(&b, red)
 	}
-	if err != nil {
-		return fmt.Errorf("--report %s=%s: %v", r.kind, r.path, err)
-	}
-	f, err := frames.CreatePrivate(r.path)
-	if err != nil {
-		return fmt.Errorf("--report %s=%s: %v", r.kind, r.path, err)
-	}
-	_, err = f.Write(redact.Bytes(buf.Bytes()))
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err == nil {
+		var f *os.File
+		if f, err = frames.CreatePrivate(r.path); err == nil {
+			_, err = f.Write(b.Bytes())
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("--report %s=%s: %v", r.kind, r.path, err)
 	}
 	return nil
+}
+
+// recordInto records every session of a replay into dir, one file per
+// fixture (or, with --reuse-session, per target), named after it.
+func recordInto(dir string, red *fixture.Redactor) func(name string, opts session.Options) (func(), error) {
+	return func(name string, opts session.Options) (func(), error) {
+		if err := frames.MkdirPrivate(dir); err != nil {
+			return nil, usageErr("--record %s: %v (replay records each session into this directory)", dir, err)
+		}
+		_, closer, err := record.ForLog(opts.Log, record.Options{
+			Dir: dir, Target: opts.Target.JSON(), Label: name, Mode: "session",
+			Secrets: opts.Target.Secrets(), Redactor: red.Base(),
+		})
+		if err != nil {
+			return nil, usageErr("--record %s: %v", dir, err)
+		}
+		return func() { _ = closer() }, nil
+	}
 }

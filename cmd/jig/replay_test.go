@@ -70,7 +70,7 @@ func TestReplayDemoReleases(t *testing.T) {
 		"+ actual   tool.inputSchema.properties.since.format = \"date\"\n",
 		"Scenario: search-order\nMethod: tools/call search_order\n  no drift\n",
 		"3 scenarios: 1 drifted (breaking), 2 ok\n",
-		"If this drift is intended, accept it with:\n  jig replay " + filepath.Join(dir, "search-orders-truncated.json") + " --demo --release 2 --update --reason \"...\"\n",
+		"If this drift is intended, accept it with:\n  jig replay " + filepath.Join(dir, "search-orders-truncated.json") + " --demo --release 2 --update --reason \"...\" --retarget\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("release 2 report lacks\n%s\n--- stdout:\n%s", want, stdout)
@@ -99,9 +99,22 @@ func TestReplayDemoReleases(t *testing.T) {
 
 	file := filepath.Join(dir, "search-orders-truncated.json")
 	before, _ := os.ReadFile(filepath.Join(dir, "search-order.json"))
-	code, stdout, stderr = jig(t, "", "replay", dir, "--demo", "--release", "2", "--update", "--reason", "v2 renames customer_name on purpose")
+	// Accepting a response of another target without recording that target
+	// would leave a fixture that goes red on its own: refused.
+	code, _, stderr = jig(t, "", "replay", dir, "--demo", "--release", "2", "--update", "--reason", "v2 renames customer_name on purpose")
+	if code != exitUsage || !strings.Contains(stderr, "--retarget") {
+		t.Errorf("--update against another target without --retarget: exit %d, stderr %q; want 2 naming --retarget", code, stderr)
+	}
+	code, stdout, stderr = jig(t, "", "replay", dir, "--demo", "--release", "2", "--update", "--reason", "v2 renames customer_name on purpose", "--retarget")
 	if code != 0 || !strings.Contains(stdout, "updated "+file) {
-		t.Fatalf("--update: exit %d\n%s%s", code, stdout, stderr)
+		t.Fatalf("--update --retarget: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(file); !strings.Contains(string(b), `"release": 2`) || !strings.Contains(string(b), `"retargeted_from": "demo server"`) {
+		t.Errorf("the retargeted fixture must record release 2 and say so in its history:\n%s", b)
+	}
+	// Replayed on its own recorded target, every fixture is green.
+	if code, stdout, stderr = jig(t, "", "replay", dir); code != 0 {
+		t.Errorf("after --update --retarget, replay against each fixture's own target: exit %d\n%s%s", code, stdout, stderr)
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, "search-order.json")); string(after) != string(before) {
 		t.Errorf("--update rewrote search-order.json, whose drift is only cosmetic")

@@ -86,3 +86,112 @@ func TestPlantedEnvSecretFromGetEnvReachesNoFile(t *testing.T) {
 	}
 	mustNotContain(t, secret, files)
 }
+
+// Secrets planted everywhere a real run puts them — a header and a URL
+// query string given as references, the environment jig and the server
+// share (token-shaped and not), an argument, and results that echo all of
+// it — reach none of what a replay writes: fixtures (also after --update),
+// the JSON and JUnit reports, the text report with --show-cosmetic, the
+// recorded sessions, stdout and stderr. Every file under the run's
+// directory is read.
+func TestPlantedSecretsReachNoReplayOutput(t *testing.T) {
+	secrets := map[string]string{
+		"GITHUB_TOKEN":       "ghp_" + strings.Repeat("A1b2", 9),
+		"OPENAI_API_KEY":     "sk-" + strings.Repeat("z9Y8", 8),
+		"JIG_DB_PASSWORD":    "correct-horse-battery-staple",
+		"JIG_HEADER_TOKEN":   "hdr-7a7a7a7a7a7a7a7a",
+		"JIG_QUERY_TOKEN":    "qry-5b5b5b5b5b5b5b5b",
+		"JIG_ARGUMENT_VALUE": "arg-3c3c3c3c3c3c3c3c",
+	}
+	for k, v := range secrets {
+		t.Setenv(k, v)
+	}
+	root := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", filepath.Join(root, "state"))
+	t.Setenv("CI", "")
+	fixtures, reports, records := filepath.Join(root, "fixtures"), filepath.Join(root, "reports"), filepath.Join(root, "records")
+	os.MkdirAll(reports, 0o755)
+
+	// The environment dump: get-env echoes what the server inherited.
+	env := append([]string{"call", "get-env", "--pin", filepath.Join(fixtures, "env.json"), "--secret-env", "JIG_DB_PASSWORD", "--secret-env", "JIG_ARGUMENT_VALUE",
+		"--env", "DATABASE_PASSWORD=$JIG_DB_PASSWORD"}, serverEverything(t)...)
+	code, out, errOut := jig(t, "", env...)
+	if code != exitOK || !strings.Contains(out, "DATABASE_PASSWORD") {
+		t.Fatalf("pin get-env: exit %d\n%s\n%s", code, out, errOut)
+	}
+	outputs := map[string]string{"pin get-env stdout": out, "pin get-env stderr": errOut}
+	// An argument that holds a secret, echoed back.
+	echo := append([]string{"call", "echo", "--args", `{"message":"` + secrets["JIG_ARGUMENT_VALUE"] + ` and ` + secrets["GITHUB_TOKEN"] + `"}`,
+		"--pin", filepath.Join(fixtures, "echo.json"), "--secret-env", "JIG_ARGUMENT_VALUE"}, serverEverything(t)...)
+	code, out, errOut = jig(t, "", echo...)
+	if code != exitOK {
+		t.Fatalf("pin echo: exit %d\n%s", code, errOut)
+	}
+	outputs["pin echo stderr"] = errOut
+	// A header and a URL query string, as references, to an HTTP server
+	// that echoes what it is sent.
+	srv, _ := demo.New(1)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	var sawHeader, sawQuery bool
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sawHeader = sawHeader || r.Header.Get("X-Api-Key") == secrets["JIG_HEADER_TOKEN"]
+		sawQuery = sawQuery || r.URL.Query().Get("token") == secrets["JIG_QUERY_TOKEN"]
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	code, _, errOut = jig(t, "", "call", "echo", "--args", `{"text":"`+secrets["JIG_HEADER_TOKEN"]+`"}`, "--url", ts.URL+"/?token=${JIG_QUERY_TOKEN}",
+		"--header", "X-Api-Key: $JIG_HEADER_TOKEN", "--pin", filepath.Join(fixtures, "http.json"), "--secret-env", "JIG_HEADER_TOKEN", "--protocol-version", "2025-11-25")
+	if code != exitOK || !sawHeader || !sawQuery {
+		t.Fatalf("pin over HTTP: exit %d, header seen %v, query seen %v\n%s", code, sawHeader, sawQuery, errOut)
+	}
+	outputs["pin http stderr"] = errOut
+
+	// A green replay with every report, then a drifted one (the pinned
+	// environment dump tampered with), then --update.
+	replayArgs := []string{"replay", fixtures, "--report", "json=" + filepath.Join(reports, "r.json"), "--report", "junit=" + filepath.Join(reports, "r.xml"),
+		"--show-cosmetic", "--record", records}
+	code, out, errOut = jig(t, "", replayArgs...)
+	if code != exitOK {
+		t.Fatalf("replay: exit %d\n%s\n%s", code, out, errOut)
+	}
+	outputs["replay stdout"], outputs["replay stderr"] = out, errOut
+	b, _ := os.ReadFile(filepath.Join(fixtures, "env.json"))
+	tampered := strings.NewReplacer(`\"PATH\": \"`, `\"PATH\": \"/tampered:`, `\"PATH\":\"`, `\"PATH\":\"/tampered:`).Replace(string(b))
+	if tampered == string(b) {
+		t.Fatalf("no PATH in the pinned environment dump to tamper with:\n%s", b)
+	}
+	os.WriteFile(filepath.Join(fixtures, "env.json"), []byte(tampered), 0o644)
+	drift := append([]string{}, replayArgs...)
+	drift[3] = "json=" + filepath.Join(reports, "drift.json")
+	code, out, errOut = jig(t, "", drift...)
+	if code != exitServerError || !strings.Contains(out, "PATH") {
+		t.Fatalf("the tampered replay: exit %d, want drift in PATH\n%s\n%s", code, out, errOut)
+	}
+	outputs["drifted replay stdout"], outputs["drifted replay stderr"] = out, errOut
+	code, out, errOut = jig(t, "", "replay", fixtures, "--update", "--reason", "tampered")
+	if code != exitOK {
+		t.Fatalf("--update: exit %d\n%s\n%s", code, out, errOut)
+	}
+	outputs["update stdout"], outputs["update stderr"] = out, errOut
+
+	written := 0
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := os.ReadFile(path)
+		outputs[path] = string(b)
+		written++
+		return nil
+	})
+	if written < 8 {
+		t.Fatalf("only %d files were written under the run's directory; the test reads too little", written)
+	}
+	for name, v := range secrets {
+		mustNotContain(t, v, outputs)
+		_ = name
+	}
+	if !strings.Contains(outputs[filepath.Join(fixtures, "echo.json")], "[REDACTED:$JIG_ARGUMENT_VALUE]") {
+		t.Errorf("the echoed argument is not a reversible reference:\n%s", outputs[filepath.Join(fixtures, "echo.json")])
+	}
+}

@@ -35,7 +35,7 @@ func BenchmarkReplay1000(b *testing.B) {
 	target := stdioDemo(b, 1)
 	b.ResetTimer()
 	for b.Loop() {
-		outs := Run(testCtx(b), cases, Options{Target: &target})
+		outs := Run(testCtx(b), cases, Options{Override: &Override{Target: target}})
 		for _, o := range outs {
 			if o.Err != nil || o.Drifted() {
 				b.Fatalf("%s: err %v, drifted %v", o.Report.Scenario, o.Err, o.Drifted())

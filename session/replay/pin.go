@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -13,7 +14,7 @@ import (
 	"github.com/mcpjig/jig/session"
 )
 
-// PinOptions say how to turn one exchange into a fixture.
+// PinOptions say how to turn exchanges into a fixture.
 type PinOptions struct {
 	Scenario string
 	Note     string
@@ -21,46 +22,65 @@ type PinOptions struct {
 	// stored (secrets stay environment references), and its expanded secrets
 	// are redacted wherever they appear.
 	Target session.Target
-	// Tool is the tool's definition exactly as tools/list gave it. When nil,
-	// Pin lists the tools itself (tools/call only).
+	// Tool is the tool's definition exactly as tools/list gave it (single
+	// calls). When nil, Pin lists the tools itself (tools/call only).
 	Tool json.RawMessage
 	// Elicit and Sample are the scripted answers the call was made with
 	// (--elicit, --sample); the fixture keeps them for its replay.
 	Elicit, Sample *session.Script
-	// Probe is how many times the identical call is re-issued to find the
+	// Probe is how many times the pinned call is made again to find the
 	// values that vary. Negative means automatic: once for a tool annotated
-	// readOnlyHint, never otherwise (a second call of a tool with side effects
-	// is not jig's to make).
+	// readOnlyHint, never otherwise (a second call of a tool with side
+	// effects is not jig's to make).
 	Probe int
-	// Secrets are more exact values to redact, e.g. of --secret-env variables.
-	Secrets []string
-	Now     func() time.Time
+	// Fresh, when set, replays the fixture being built in a fresh session of
+	// its target and returns the pinned call's response there: probing then
+	// sees what a replay will see (a stateful server, called twice in one
+	// session, answers differently the second time). Without it, probes are
+	// made on the pinning session.
+	Fresh func(ctx context.Context, f *fixture.Fixture) (fixture.Actual, error)
+	// Secrets are more exact values to redact, e.g. of --secret-env
+	// variables; Redactor, when set, is the run's redactor and takes their
+	// place.
+	Secrets  []string
+	Redactor *fixture.Redactor
+	// Vars are the pinning session's variables: a response that names its
+	// scratch directory is pinned with "${JIG_SCRATCH}" in its place.
+	Vars map[string]string
+	Now  func() time.Time
 }
 
 // Pin builds the fixture for an exchange that just happened on s: the request
 // exactly as sent (including the _meta the SDK added in the stateless era;
 // replay re-sends only the name and arguments, and the SDK adds the _meta of
 // the era it replays in), the response exactly as received, the tool as
-// listed, proposed rules (from the values' shapes and from probing), proposed
-// assertions, and every secret redacted. It does not save the fixture.
+// listed, how the session was opened (capabilities, roots, protocol
+// version), proposed rules (from the values' shapes and from probing),
+// proposed assertions, and every secret redacted. It does not save the
+// fixture.
 func Pin(ctx context.Context, s *session.Session, ex *session.Exchange, opts PinOptions) (*fixture.Fixture, error) {
-	if ex == nil || ex.Request == nil {
+	return PinScenario(ctx, s, []*session.Exchange{ex}, opts)
+}
+
+// PinScenario builds one fixture from several exchanges of s, in order: a
+// scenario whose steps replay in one session. A value an earlier step
+// returned that a later request sends again (a created entity's id) is
+// captured and re-used, so that the scenario replays green when the server
+// makes a new one. The last exchange is the pinned call that is probed.
+func PinScenario(ctx context.Context, s *session.Session, exs []*session.Exchange, opts PinOptions) (*fixture.Fixture, error) {
+	if len(exs) == 0 {
 		return nil, fmt.Errorf("pin: there is no exchange to pin")
-	}
-	if len(ex.Result) == 0 && len(ex.Error) == 0 {
-		return nil, fmt.Errorf("pin: %s has no response yet", ex.Request.Method)
-	}
-	var req struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	if err := json.Unmarshal(ex.Request.Raw, &req); err != nil || req.Method == "" {
-		return nil, fmt.Errorf("pin: the request frame is not a JSON-RPC request")
 	}
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
 	}
+	red := opts.Redactor
+	if red == nil {
+		red = fixture.NewRedactor(fixture.EnvSecrets(os.Environ())...)
+		red.Add(fixture.Values(opts.Secrets...)...)
+	}
+	red.Add(fixture.Values(opts.Target.Secrets()...)...)
 	info := s.Info()
 	f := &fixture.Fixture{
 		Format:          fixture.Format,
@@ -68,60 +88,146 @@ func Pin(ctx context.Context, s *session.Session, ex *session.Exchange, opts Pin
 		Note:            opts.Note,
 		Pinned:          fixture.Pinned{At: now().UTC().Truncate(time.Second), By: "jig " + session.Version},
 		Target:          fixtureTarget(opts.Target.Redacted()),
+		Session:         &fixture.Session{Capabilities: append([]string{}, info.ClientCapabilities...), Roots: info.Roots},
 		Server:          fixture.Server{Name: info.ServerName, Version: info.ServerVersion},
 		ProtocolVersion: info.ProtocolVersion,
-		Request:         fixture.Request{Method: req.Method, Params: clone(req.Params)},
-		Response:        fixture.Response{Result: clone(ex.Result), Error: clone(ex.Error)},
+	}
+	var listed []json.RawMessage
+	var steps []fixture.Step
+	for i, ex := range exs {
+		step, err := stepOf(ex, opts.Vars)
+		if err != nil {
+			return nil, err
+		}
+		if name := step.ToolName(); name != "" {
+			if len(exs) == 1 && opts.Tool != nil {
+				step.Tool = clone(opts.Tool)
+			} else {
+				if listed == nil {
+					raw, _, err := s.ListTools(ctx)
+					if err != nil {
+						return nil, fmt.Errorf("pin: listing tools for %s's definition: %w", name, err)
+					}
+					listed = raw
+				}
+				step.Tool = FindTool(listed, name)
+			}
+		}
+		if len(step.Response.Result) > 0 {
+			step.Rules = fixture.ProposeRules(step.Response.Result)
+			if i == len(exs)-1 {
+				step.Assertions = fixture.ProposeAssertions(step.Response.Result)
+			}
+		}
+		steps = append(steps, step)
 	}
 	if f.Scenario == "" {
-		f.Scenario = strings.ReplaceAll(req.Method, "/", "-")
+		f.Scenario = strings.ReplaceAll(steps[len(steps)-1].Request.Method, "/", "-")
 	}
+	linkCaptures(steps)
+	f.SetCalls(steps)
 	if opts.Elicit != nil || opts.Sample != nil {
 		f.Answers = &fixture.Answers{Elicit: opts.Elicit.ScriptJSON(), Sample: opts.Sample.ScriptJSON()}
 	}
 
+	last := len(steps) - 1
+	probes := opts.Probe
+	if probes < 0 {
+		probes = 0
+		if readOnly(steps[last].Tool) {
+			probes = 1
+		}
+	}
+	if steps[last].Request.Method != "tools/call" || len(steps[last].Response.Result) == 0 {
+		probes = 0
+	}
+	var probed []fixture.Rule
+	for i := 0; i < probes; i++ {
+		again, err := probe(ctx, s, f, opts)
+		if err != nil {
+			return nil, fmt.Errorf("pin: probe call %d of %s failed: %v (pin with --probe 0 to skip probing)", i+1, steps[last].ToolName(), err)
+		}
+		probed = mergeRules(probed, fixture.ProbeRules(steps[last].Response.Result, unscratch(again, opts.Vars)))
+	}
+	calls := f.Calls()
+	// A value seen to differ is evidence; it outranks a guess from its shape.
+	calls[last].Rules = mergeRules(probed, calls[last].Rules)
+	f.SetCalls(calls)
+	red.Fixture(f)
+	return f, nil
+}
+
+// probe makes the pinned call once more and returns its result: in a fresh
+// session that replays the whole fixture when opts.Fresh is set, else on s.
+func probe(ctx context.Context, s *session.Session, f *fixture.Fixture, opts PinOptions) (json.RawMessage, error) {
+	calls := f.Calls()
+	last := calls[len(calls)-1]
+	if opts.Fresh != nil {
+		act, err := opts.Fresh(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		if len(act.Result) == 0 {
+			return nil, fmt.Errorf("the call answered %s", act.Error)
+		}
+		return act.Result, nil
+	}
 	var call struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	_ = json.Unmarshal(req.Params, &call)
-	if req.Method == "tools/call" {
-		f.Tool = clone(opts.Tool)
-		if f.Tool == nil {
-			raw, _, err := s.ListTools(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("pin: listing tools for %s's definition: %w", call.Name, err)
-			}
-			f.Tool = FindTool(raw, call.Name)
-		}
+	_ = json.Unmarshal(last.Request.Params, &call)
+	again, err := s.CallTool(ctx, call.Name, call.Arguments)
+	if err != nil || again == nil || len(again.Result) == 0 {
+		return nil, fmt.Errorf("%v", err)
 	}
+	return again.Result, nil
+}
 
-	if len(f.Response.Result) > 0 {
-		rules := fixture.ProposeRules(f.Response.Result)
-		probes := opts.Probe
-		if probes < 0 {
-			probes = 0
-			if readOnly(f.Tool) {
-				probes = 1
-			}
+// FreshProbe returns a PinOptions.Fresh that replays a fixture with the
+// runner in a fresh session (a fresh process, a fresh scratch directory)
+// and returns the last step's response, redacted like any replay.
+func FreshProbe(ropts Options) func(ctx context.Context, f *fixture.Fixture) (fixture.Actual, error) {
+	return func(ctx context.Context, f *fixture.Fixture) (fixture.Actual, error) {
+		out := Run(ctx, []Case{{Path: f.Scenario + ".json", Fixture: f}}, ropts)
+		o := out[0]
+		if o.Err != nil {
+			return fixture.Actual{}, o.Err
 		}
-		if req.Method != "tools/call" {
-			probes = 0
+		if len(o.Steps) < len(f.Calls()) {
+			return fixture.Actual{}, fmt.Errorf("the scenario stopped after step %d of %d in a fresh session", len(o.Steps), len(f.Calls()))
 		}
-		var probed []fixture.Rule
-		for i := 0; i < probes; i++ {
-			again, err := s.CallTool(ctx, call.Name, call.Arguments)
-			if err != nil || again == nil || len(again.Result) == 0 {
-				return nil, fmt.Errorf("pin: probe call %d of %s failed: %v (pin with --probe 0 to skip probing)", i+1, call.Name, err)
-			}
-			probed = mergeRules(probed, fixture.ProbeRules(f.Response.Result, again.Result))
-		}
-		// A value seen to differ is evidence; it outranks a guess from its shape.
-		f.Rules = mergeRules(probed, rules)
-		f.Assertions = fixture.ProposeAssertions(f.Response.Result)
+		return o.Steps[len(o.Steps)-1], nil
 	}
-	fixture.Redact(f, append(opts.Target.Secrets(), opts.Secrets...))
-	return f, nil
+}
+
+// stepOf turns an exchange into a step: the request and response exactly as
+// they crossed, with the session's scratch directory as "${JIG_SCRATCH}".
+func stepOf(ex *session.Exchange, vars map[string]string) (fixture.Step, error) {
+	if ex == nil || ex.Request == nil {
+		return fixture.Step{}, fmt.Errorf("pin: there is no exchange to pin")
+	}
+	if len(ex.Result) == 0 && len(ex.Error) == 0 {
+		return fixture.Step{}, fmt.Errorf("pin: %s has no response yet", ex.Request.Method)
+	}
+	var req struct {
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(ex.Request.Raw, &req); err != nil || req.Method == "" {
+		return fixture.Step{}, fmt.Errorf("pin: the request frame is not a JSON-RPC request")
+	}
+	return fixture.Step{
+		Request:  fixture.Request{Method: req.Method, Params: unscratch(clone(req.Params), vars)},
+		Response: fixture.Response{Result: unscratch(clone(ex.Result), vars), Error: unscratch(clone(ex.Error), vars)},
+	}, nil
+}
+
+// linkCaptures captures, in earlier steps, the volatile values later
+// requests send again, and makes the later steps use them (see
+// fixture.LinkCaptures).
+func linkCaptures(steps []fixture.Step) {
+	fixture.LinkCaptures(steps)
 }
 
 // fixtureTarget converts a (redacted) session target to the fixture's form.
@@ -129,6 +235,7 @@ func fixtureTarget(t session.Target) fixture.Target {
 	return fixture.Target{
 		Transport: string(t.Transport),
 		Command:   append([]string(nil), t.Command...),
+		Dir:       t.Dir,
 		URL:       t.URL,
 		Headers:   copyMap(t.Headers),
 		Env:       copyMap(t.Env),
@@ -191,22 +298,59 @@ func clone(b json.RawMessage) json.RawMessage {
 	return append(json.RawMessage(nil), b...)
 }
 
-// Describe writes what a reviewer must see before a fixture is saved: every
-// normalization rule with its reason, the assertions, and what was redacted.
+// Describe writes what a reviewer must see before a fixture is saved: the
+// steps of a scenario, every normalization rule with its reason, the
+// assertions, captures, what was redacted, and the values that tie the
+// fixture to this machine, each with a rule or a variable that would not.
 func Describe(w io.Writer, f *fixture.Fixture) {
-	if len(f.Rules) == 0 {
-		fmt.Fprintln(w, "normalization rules: none (every value is compared exactly)")
+	calls := f.Calls()
+	for i, step := range calls {
+		indent := ""
+		if len(calls) > 1 {
+			what := step.Request.Method
+			if n := step.ToolName(); n != "" {
+				what += " " + n
+			}
+			fmt.Fprintf(w, "%s: %s\n", f.Label(i), what)
+			indent = "  "
+		}
+		describeStep(w, indent, step)
+	}
+	if len(f.Redactions) > 0 {
+		paths := make([]string, 0, len(f.Redactions))
+		for _, r := range f.Redactions {
+			what := r.Rule
+			if r.Env != "" {
+				what = "$" + r.Env + ", re-filled from the environment at replay"
+			}
+			paths = append(paths, fmt.Sprintf("%s (%s)", r.Path, what))
+		}
+		sort.Strings(paths)
+		fmt.Fprintf(w, "redacted: %s\n", strings.Join(paths, ", "))
+	}
+	for _, warn := range Warnings(f) {
+		fmt.Fprintln(w, warn)
+	}
+}
+
+func describeStep(w io.Writer, indent string, step fixture.Step) {
+	if len(step.Rules) == 0 {
+		fmt.Fprintf(w, "%snormalization rules: none (every value is compared exactly)\n", indent)
 	} else {
-		fmt.Fprintln(w, "normalization rules:")
-		for _, r := range f.Rules {
-			fmt.Fprintf(w, "  %s → %s (%s)\n", r.Path, r.Type, r.Reason)
+		fmt.Fprintf(w, "%snormalization rules:\n", indent)
+		for _, r := range step.Rules {
+			typ := r.Type
+			if r.Pattern != "" {
+				typ += " " + r.Pattern
+			}
+			fmt.Fprintf(w, "%s  %s → %s (%s)\n", indent, r.Path, typ, r.Reason)
 		}
 	}
-	if len(f.Assertions) == 0 {
-		fmt.Fprintln(w, "assertions: none")
+	if len(step.Assertions) == 0 {
+		fmt.Fprintf(w, "%sassertions: none\n", indent)
 	} else {
-		fmt.Fprintln(w, "assertions:")
-		for _, a := range f.Assertions {
+		fmt.Fprintf(w, "%sassertions:\n", indent)
+		for _, a := range step.Assertions {
 			line := a.Op
 			if a.Path != "" {
 				line = a.Path + " " + a.Op
@@ -214,15 +358,13 @@ func Describe(w io.Writer, f *fixture.Fixture) {
 			if len(a.Value) > 0 {
 				line += " " + string(a.Value)
 			}
-			fmt.Fprintf(w, "  %s\n", line)
+			fmt.Fprintf(w, "%s  %s\n", indent, line)
 		}
 	}
-	if len(f.Redactions) > 0 {
-		paths := make([]string, 0, len(f.Redactions))
-		for _, r := range f.Redactions {
-			paths = append(paths, fmt.Sprintf("%s (%s)", r.Path, r.Rule))
-		}
-		sort.Strings(paths)
-		fmt.Fprintf(w, "redacted: %s\n", strings.Join(paths, ", "))
+	for _, c := range step.Captures {
+		fmt.Fprintf(w, "%scaptures %s from %s\n", indent, c.Name, c.Path)
+	}
+	for _, u := range step.Uses {
+		fmt.Fprintf(w, "%suses %s at %s\n", indent, u.Capture, u.Path)
 	}
 }

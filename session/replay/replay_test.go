@@ -116,18 +116,19 @@ func TestPinThenReplayAgainstBothReleases(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cases := load(t, dir)
-			outs := Run(testCtx(t), cases, Options{Target: &tc.r1})
+			outs := Run(testCtx(t), cases, Options{Override: &Override{Target: tc.r1}})
 			for _, o := range outs {
 				if o.Err != nil || o.Drifted() || o.Report.Worst() > fixture.Cosmetic {
 					t.Errorf("release 1 against its own fixtures: %s drifted (err %v):\n%s", o.Path, o.Err, text(t, []Outcome{o}))
 				}
 			}
 
-			outs = Run(testCtx(t), load(t, dir), Options{Target: &tc.r2})
+			outs = Run(testCtx(t), load(t, dir), Options{Override: &Override{Target: tc.r2}})
 			got := text(t, outs)
 			for _, want := range []string{
-				"Scenario: acme\nMethod: tools/call search_orders\n- expected tool.description = \"Find a customer's recent orders. Say which customer, and how far back to look with since.\"",
-				"- expected tool.inputSchema.properties.since.format = (missing)\n+ actual   tool.inputSchema.properties.since.format = \"date\"\n  (added)\n",
+				"tool \"search_orders\" changed its definition (breaking) — 1 scenario: acme\n- expected tool.description = \"Find a customer's recent orders. Say which customer, and how far back to look with since.\"",
+				"- expected tool.inputSchema.properties.since.format = (missing)\n+ actual   tool.inputSchema.properties.since.format = \"date\"\n",
+				"Scenario: acme\nMethod: tools/call search_orders\n! tool \"search_orders\" changed its definition: reported above\n",
 				"- expected tool.outputSchema.properties.orders.items.properties.status.enum[1] = \"shipped\"\n+ actual   tool.outputSchema.properties.orders.items.properties.status.enum[1] = \"dispatched\"\n",
 				"- expected result.structuredContent.orders[0].customer_name = \"Acme Corp\"\n+ actual   result.structuredContent.orders[0].customer_name = (missing)\n  (renamed to \"customer\"? (same value))\n",
 				"~ added result.structuredContent.orders[0].customer = \"Acme Corp\" (warn; renamed from \"customer_name\"?)\n",
@@ -248,14 +249,14 @@ func TestReplayErrors(t *testing.T) {
 			t.Errorf("err = %v, want it to say the env value was redacted and how to supply it", outs[0].Err)
 		}
 		// The same fixture replays with the target given explicitly.
-		outs = Run(testCtx(t), c, Options{Target: &target})
+		outs = Run(testCtx(t), c, Options{Override: &Override{Target: target}})
 		if outs[0].Err != nil || outs[0].Drifted() {
 			t.Errorf("with the target given: err %v, drifted %v", outs[0].Err, outs[0].Drifted())
 		}
 	})
 	t.Run("unreachable", func(t *testing.T) {
 		target := session.Target{Transport: session.TransportStreamable, URL: "http://127.0.0.1:1/mcp"}
-		outs := Run(testCtx(t), load(t, good), Options{Target: &target, Timeout: 5 * time.Second})
+		outs := Run(testCtx(t), load(t, good), Options{Override: &Override{Target: target}, Timeout: 5 * time.Second})
 		var ce *session.ConnectError
 		if !errors.As(outs[0].Err, &ce) {
 			t.Errorf("err = %v, want a *session.ConnectError", outs[0].Err)
