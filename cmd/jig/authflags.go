@@ -174,7 +174,11 @@ type pausableTimeout struct {
 
 func withPausableTimeout(parent context.Context, d time.Duration) (*pausableTimeout, func()) {
 	p := &pausableTimeout{Context: parent, d: d, done: make(chan struct{})}
+	// The timer may fire (or the parent end) before AfterFunc returns: end
+	// reads p.timer under mu, so it is set under mu too.
+	p.mu.Lock()
 	p.timer = time.AfterFunc(d, func() { p.end(context.DeadlineExceeded) })
+	p.mu.Unlock()
 	p.stopParent = context.AfterFunc(parent, func() { p.end(parent.Err()) })
 	return p, func() { p.stopParent(); p.end(context.Canceled) }
 }
