@@ -337,14 +337,12 @@ func canonical(raw []byte) string {
 // markRetries sets RetryOf on each call that repeats an earlier call of the
 // same tool with the same arguments.
 func markRetries(calls []*ToolCall) {
-	for i, c := range calls {
-		for j := i - 1; j >= 0; j-- {
-			p := calls[j]
-			if p.Name == c.Name && p.Context == c.Context && canonical(p.Arguments) == canonical(c.Arguments) {
-				c.RetryOf = p.N
-				break
-			}
-		}
+	type key struct{ name, context, args string }
+	last := make(map[key]int, len(calls))
+	for _, c := range calls {
+		k := key{c.Name, c.Context, canonical(c.Arguments)}
+		c.RetryOf = last[k]
+		last[k] = c.N
 	}
 }
 
@@ -371,13 +369,21 @@ func (c *collector) build(header frames.Header) *frames.Transcript {
 		}
 		idJSON, _ := json.Marshal(id)
 		var f *frames.Frame
+		// The call keeps its arguments and rendering as slices of its
+		// frames' bytes, so a long session is held once, not twice.
 		if !e.result {
-			f = &frames.Frame{Dir: frames.ClientToServer, Time: k.Time, Raw: requestBytes(idJSON, k.Name, k.Arguments),
+			raw, at := requestBytes(idJSON, k.Name, k.Arguments)
+			f = &frames.Frame{Dir: frames.ClientToServer, Time: k.Time, Raw: raw,
 				Note: fmt.Sprintf("agent transcript: call %d as the model wrote it, not a frame that crossed a wire", k.N)}
+			if k.Arguments != nil {
+				k.Arguments = raw[at : at+len(k.Arguments) : at+len(k.Arguments)]
+			}
 			k.Request = len(fs)
 		} else {
-			f = &frames.Frame{Dir: frames.ServerToClient, Time: k.Rendering.Time, Raw: renderingBytes(idJSON, k.Rendering),
+			raw, at := renderingBytes(idJSON, k.Rendering)
+			f = &frames.Frame{Dir: frames.ServerToClient, Time: k.Rendering.Time, Raw: raw,
 				Note: fmt.Sprintf("the client's rendering of call %d's result (what the model was shown), not the server's response", k.N)}
+			k.Rendering.Content = raw[at : at+len(k.Rendering.Content) : at+len(k.Rendering.Content)]
 			k.Response = len(fs)
 		}
 		// Times only move forward where the transcript gave none.
@@ -385,38 +391,49 @@ func (c *collector) build(header frames.Header) *frames.Transcript {
 			f.Time = last
 		}
 		last = f.Time
-		f.Classify()
+		// jig wrote these bytes: what they are is known without a parse.
+		f.ID, f.Kind = string(idJSON), frames.KindResult
+		if !e.result {
+			f.Kind, f.Method = frames.KindRequest, "tools/call"
+		}
 		fs = append(fs, f)
 	}
 	return frames.NewTranscript(header, nil, fs)
 }
 
-func requestBytes(id []byte, name string, args []byte) []byte {
+// requestBytes is a call's tools/call request, and where its arguments are in it.
+func requestBytes(id []byte, name string, args []byte) ([]byte, int) {
 	var b bytes.Buffer
+	b.Grow(len(args) + len(name) + 80)
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
 	b.Write(id)
 	b.WriteString(`,"method":"tools/call","params":{"name":`)
 	n, _ := json.Marshal(name)
 	b.Write(n)
+	at := b.Len()
 	if len(bytes.TrimSpace(args)) > 0 {
 		b.WriteString(`,"arguments":`)
+		at = b.Len()
 		b.Write(args)
 	}
 	b.WriteString(`}}`)
-	return b.Bytes()
+	return b.Bytes(), at
 }
 
-func renderingBytes(id []byte, r *Rendering) []byte {
+// renderingBytes is a rendering as a response, and where its content is in it.
+func renderingBytes(id []byte, r *Rendering) ([]byte, int) {
 	var b bytes.Buffer
+	b.Grow(len(r.Content) + 80)
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
 	b.Write(id)
 	b.WriteString(`,"result":{"content":`)
+	at := b.Len()
 	b.Write(r.Content)
 	if r.IsError {
 		b.WriteString(`,"isError":true`)
 	}
 	b.WriteString(`}}`)
-	return b.Bytes()
+	return b.Bytes(), at
 }
 
 // finish turns what the collector found into a File, or an error when the

@@ -21,18 +21,31 @@ const FormatClaudeCode Format = "claude-code"
 
 // claudeRecord is the part of a Claude Code line jig reads.
 type claudeRecord struct {
-	Type        string          `json:"type"`
-	Timestamp   string          `json:"timestamp"`
-	SessionID   string          `json:"sessionId"`
-	IsSidechain bool            `json:"isSidechain"`
-	Message     json.RawMessage `json:"message"`
+	Timestamp   string        `json:"timestamp"`
+	SessionID   string        `json:"sessionId"`
+	IsSidechain bool          `json:"isSidechain"`
+	Message     claudeMessage `json:"message"`
 }
 
+// claudeMessage is decoded with its content blocks in one pass; content
+// that is a string instead is kept in Text (see decodeMessage).
 type claudeMessage struct {
-	ID      string            `json:"id"`
-	Role    string            `json:"role"`
-	Content json.RawMessage   `json:"content"`
-	Blocks  []json.RawMessage `json:"-"`
+	ID      string        `json:"id"`
+	Role    string        `json:"role"`
+	Content []claudeBlock `json:"content"`
+	Text    string        `json:"-"`
+}
+
+// claudeBlock is one content block of a Claude Code message.
+type claudeBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
 }
 
 var (
@@ -40,6 +53,9 @@ var (
 	toolResultMark = []byte(`"tool_result"`)
 	toolUseIDKey   = []byte(`"tool_use_id":"`)
 	assistantMark  = []byte(`"assistant"`)
+	messageKey     = []byte(`"message":`)
+	timestampKey   = []byte(`"timestamp":"`)
+	sourceKey      = []byte(`"source"`)
 )
 
 // readClaudeCode reads a session line by line. Sessions grow to tens of
@@ -89,8 +105,8 @@ func (c *collector) claudeLine(line []byte, n int, last bool, mcpIDs map[string]
 		c.messages++
 		return
 	}
-	var rec claudeRecord
-	if err := json.Unmarshal(line, &rec); err != nil {
+	rec, err := decodeClaudeLine(line, last)
+	if err != nil {
 		what := "not valid JSON (" + jsonProblem(line) + ")"
 		if last {
 			what = "cut off (the session ended mid-write: " + jsonProblem(line) + ")"
@@ -98,17 +114,13 @@ func (c *collector) claudeLine(line []byte, n int, last bool, mcpIDs map[string]
 		c.warn("line %d: %s; skipped, the other lines are read", n, what)
 		return
 	}
-	var msg claudeMessage
-	if json.Unmarshal(rec.Message, &msg) != nil {
-		return
-	}
+	msg := rec.Message
 	c.messages++
 	c.at(parseTimeString(rec.Timestamp))
 	c.context = ""
 	if rec.IsSidechain {
 		c.context = "a subagent (sidechain) of session " + rec.SessionID
 	}
-	where := fmt.Sprintf("line %d", n)
 	if msg.Role == "assistant" && (msg.ID == "" || msg.ID != *lastMessage) {
 		// One API message may be written as several lines, one block each:
 		// they are one turn.
@@ -116,33 +128,118 @@ func (c *collector) claudeLine(line []byte, n int, last bool, mcpIDs map[string]
 	}
 	if msg.Role == "assistant" {
 		*lastMessage = msg.ID
+		c.saw(msg.Text)
 	}
-	if s := str(msg.Content); s != "" && msg.Role == "assistant" {
-		c.saw(s)
-	}
-	for i, raw := range arr(msg.Content) {
-		b := obj(raw)
-		w := idx(where+": message.content", i)
-		switch str(b["type"]) {
+	where := fmt.Sprintf("line %d", n)
+	for i, b := range msg.Content {
+		switch b.Type {
+		case "text":
+			if msg.Role == "assistant" {
+				c.saw(b.Text)
+			}
 		case "tool_use":
-			name := str(b["name"])
-			server, _ := splitMCPName(name)
+			server, _ := splitMCPName(b.Name)
 			if server == "" {
-				c.notMCP[name]++
+				c.notMCP[b.Name]++
 				continue
 			}
-			mcpIDs[str(b["id"])] = true
-			c.block(b, w, server)
+			mcpIDs[b.ID] = true
+			c.use(b.ID, b.Name, server, b.Input, false, idx(where+": message.content", i))
 		case "tool_result":
-			if mcpIDs[str(b["tool_use_id"])] {
-				c.block(b, w, "")
-			}
-		default:
-			if msg.Role == "assistant" {
-				c.block(b, w, "")
+			if mcpIDs[b.ToolUseID] {
+				c.result(b.ToolUseID, "", Rendering{Content: claudeContent(b.Content), IsError: b.IsError, ErrorKnown: true}, idx(where+": message.content", i))
 			}
 		}
 	}
+}
+
+// decodeClaudeLine decodes what jig reads of a line. Claude Code writes the
+// record's scalars, then "message", then "uuid" and "timestamp", then
+// toolUseResult, which repeats a tool's output: when the line has that
+// shape, only the scalars and the message are decoded, and the rest, as
+// large as the message, is only checked to end as a record does. last says
+// the line is the file's last, the one a crash cuts: it is checked whole.
+func decodeClaudeLine(line []byte, last bool) (claudeRecord, error) {
+	var rec claudeRecord
+	i := bytes.Index(line, messageKey)
+	if i < 0 || bytes.IndexByte(line[1:i], '{') >= 0 || bytes.IndexByte(line[:i], '[') >= 0 {
+		// Another shape: decode it all.
+		var whole struct {
+			claudeRecord
+			Message json.RawMessage `json:"message"`
+		}
+		if err := json.Unmarshal(line, &whole); err != nil {
+			return rec, err
+		}
+		rec = whole.claudeRecord
+		if len(whole.Message) > 0 {
+			if _, err := decodeMessage(whole.Message, &rec.Message); err != nil {
+				return rec, err
+			}
+		}
+		return rec, nil
+	}
+	head := append(bytes.Clone(bytes.TrimRight(line[:i], ", ")), '}')
+	if err := json.Unmarshal(head, &rec); err != nil {
+		return rec, err
+	}
+	body := line[i+len(messageKey):]
+	end, err := decodeMessage(body, &rec.Message)
+	if err != nil {
+		return rec, err
+	}
+	rest := body[end:]
+	if line[len(line)-1] != '}' || last && !json.Valid(append([]byte("{"), bytes.TrimLeft(rest, ", ")...)) {
+		return rec, fmt.Errorf("the line does not end as a record does")
+	}
+	if t := bytes.Index(rest, timestampKey); t >= 0 && bytes.IndexAny(rest[:t], "{[") < 0 {
+		end := bytes.IndexByte(rest[t+len(timestampKey):], '"')
+		if end >= 0 {
+			rec.Timestamp = string(rest[t+len(timestampKey) : t+len(timestampKey)+end])
+		}
+	}
+	return rec, nil
+}
+
+// decodeMessage decodes the message value at the start of b, blocks and
+// all, and returns where it ends. Content that is a string (a prompt) does
+// not fit the blocks: it is decoded again, as the text.
+func decodeMessage(b []byte, msg *claudeMessage) (int, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	err := dec.Decode(msg)
+	if err != nil && !isTypeError(err) {
+		return 0, err
+	}
+	end := int(dec.InputOffset())
+	if err != nil {
+		var m struct {
+			Content json.RawMessage `json:"content"`
+		}
+		json.Unmarshal(b[:end], &m)
+		msg.Text = str(m.Content)
+	}
+	return end, nil
+}
+
+func isTypeError(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te)
+}
+
+// claudeContent is a tool result's content as MCP content blocks: Claude
+// Code keeps MCP text blocks as the server sent them, so they are used as
+// they are; a string, or an image in Anthropic's shape, is converted.
+func claudeContent(raw json.RawMessage) json.RawMessage {
+	t := bytes.TrimSpace(raw)
+	switch {
+	case len(t) == 0:
+		return json.RawMessage("[]")
+	case t[0] == '"':
+		return textContent(str(t))
+	case t[0] == '[' && !bytes.Contains(t, sourceKey):
+		return json.RawMessage(t)
+	}
+	return mcpContent(arr(t))
 }
 
 // resultFor reports whether a line holds a tool_result for one of ids,

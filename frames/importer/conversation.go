@@ -121,9 +121,15 @@ func arr(raw []byte) []json.RawMessage {
 	return a
 }
 
+// str is a JSON string's value, or "" for anything else (looked at before
+// it is parsed: a tool result's content may be a megabyte array).
 func str(raw json.RawMessage) string {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '"' {
+		return ""
+	}
 	var s string
-	json.Unmarshal(raw, &s)
+	json.Unmarshal(t, &s)
 	return s
 }
 
