@@ -25,6 +25,7 @@ type attributeOptions struct {
 	command []string // the server's command after --
 	tool    string   // --tool: the server's tool, when the recorded names do not say
 	pinDir  string
+	pin     string // --pin FILE: every step, in order, as one scenario
 	json    bool
 }
 
@@ -79,7 +80,8 @@ func newAttributeCmd(st *streams, runF runFunc[attributeOptions]) *cobra.Command
 	o.frames.bind(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&o.tool, "tool", "", "the server's tool to call (default: the tool both calls name, mapped to the server's)")
-	fl.StringVar(&o.pinDir, "pin-dir", "", "pin every step as a golden fixture in DIR (TOOL-STEP.json)")
+	fl.StringVar(&o.pinDir, "pin-dir", "", "pin every step as a golden fixture of its own in DIR (TOOL-N-STEP.json)")
+	fl.StringVar(&o.pin, "pin", "", "pin the whole attribution as one scenario fixture: every step in order, replayed in one session")
 	fl.BoolVar(&o.json, "json", false, "print the plan, every step and the findings as JSON")
 	return cmd
 }
@@ -99,6 +101,11 @@ func runAttribute(ctx context.Context, o *attributeOptions, st *streams) error {
 	if o.pinDir != "" {
 		if err := os.MkdirAll(o.pinDir, 0o755); err != nil {
 			return usageErr("--pin-dir %s: %v", o.pinDir, err)
+		}
+	}
+	if o.pin != "" {
+		if _, err := os.Stat(o.pin); err == nil {
+			return usageErr("--pin %s: the fixture exists; pick another file", o.pin)
 		}
 	}
 	ends := [2]attribute.End{end(o.a, a, aFile), end(o.b, b, bFile)}
@@ -122,6 +129,11 @@ func runAttribute(ctx context.Context, o *attributeOptions, st *streams) error {
 		}
 		if o.pinDir != "" {
 			if err := o.pinSteps(ctx, st, s, run); err != nil {
+				return err
+			}
+		}
+		if o.pin != "" {
+			if err := o.pinScenario(ctx, st, s, run); err != nil {
 				return err
 			}
 		}
@@ -276,5 +288,42 @@ func (o *attributeOptions) pinSteps(ctx context.Context, st *streams, s *session
 		}
 		fmt.Fprintf(st.err, "jig: pinned step %d as %s\n", step.Point+1, file)
 	}
+	return nil
+}
+
+// pinScenario pins every answered step, in order, as one scenario: replayed,
+// it makes the same one-argument steps in one session and fails on drift in
+// any of them.
+func (o *attributeOptions) pinScenario(ctx context.Context, st *streams, s *session.Session, run *attribute.Run) error {
+	opts, err := o.target.options(o.command)
+	if err != nil {
+		return err
+	}
+	var exs []*session.Exchange
+	for _, step := range run.Steps {
+		if step.Answered() && step.Exchange != nil {
+			exs = append(exs, step.Exchange)
+		}
+	}
+	def, _ := json.Marshal(s.Tool(run.Plan.Tool))
+	f, err := replay.PinScenario(ctx, s, exs, replay.PinOptions{
+		Scenario: strings.TrimSuffix(filepath.Base(o.pin), filepath.Ext(o.pin)),
+		Note:     fmt.Sprintf("attribution of %s from %s to %s, one argument at a time (%d steps)", run.Plan.Tool, o.a, o.b, len(exs)),
+		Target:   opts.Target,
+		Tool:     def,
+		Probe:    0,
+	})
+	if err != nil {
+		return err
+	}
+	if dir := filepath.Dir(o.pin); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return usageErr("--pin %s: %v", o.pin, err)
+		}
+	}
+	if err := f.Save(o.pin); err != nil {
+		return usageErr("--pin %s: %v", o.pin, err)
+	}
+	fmt.Fprintf(st.err, "jig: pinned the %d steps as one scenario in %s; replay it with: jig replay %s\n", len(exs), o.pin, o.pin)
 	return nil
 }

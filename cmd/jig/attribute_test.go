@@ -51,6 +51,18 @@ func TestAttributePinsEveryStep(t *testing.T) {
 	if code, out, errOut := jig(t, "", "replay", dir, "--demo", "--no-record"); code != exitOK {
 		t.Errorf("the pinned steps do not replay green: exit %d\n%s\n%s", code, out, errOut)
 	}
+	// The whole attribution as one scenario: green on release 1, and on
+	// release 2 it fails on the renamed customer_name.
+	scenario := filepath.Join(t.TempDir(), "seed-attribution.json")
+	if code, _, errOut := jig(t, "", "attribute", seed+"#2", seed+"#4", "--demo", "--no-record", "--pin", scenario); code != exitOK || !strings.Contains(errOut, "pinned the 8 steps as one scenario") {
+		t.Fatalf("--pin: exit %d: %s", code, errOut)
+	}
+	if code, out, errOut := jig(t, "", "replay", scenario, "--demo", "--no-record"); code != exitOK {
+		t.Errorf("the scenario does not replay green: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, _ := jig(t, "", "replay", scenario, "--demo", "--release", "2", "--no-record"); code != exitServerError || !strings.Contains(out, "customer_name") {
+		t.Errorf("the scenario must fail on release 2's rename: exit %d\n%s", code, out)
+	}
 }
 
 func TestAttributeBadInput(t *testing.T) {

@@ -234,8 +234,8 @@ func TestOpenCompareProxySessionsFlags(t *testing.T) {
 		{name: "one call", args: []string{"run.jsonl"}, err: "accepts 2 arg(s)"},
 	})
 	checkFlags(t, newAttributeCmd, []string{"a", "b"}, nil, []flagCase[attributeOptions]{
-		{name: "two calls on the demo", args: []string{"c.json#2", "c.json#4", "--demo", "--pin-dir", "fx", "--json"}, want: func(o *attributeOptions) {
-			o.a, o.b, o.target.demo, o.pinDir, o.json = "c.json#2", "c.json#4", true, "fx", true
+		{name: "two calls on the demo", args: []string{"c.json#2", "c.json#4", "--demo", "--pin-dir", "fx", "--pin", "s.json", "--json"}, want: func(o *attributeOptions) {
+			o.a, o.b, o.target.demo, o.pinDir, o.pin, o.json = "c.json#2", "c.json#4", true, "fx", "s.json", true
 		}},
 		{name: "a command and a tool", args: []string{"s.jsonl#7", "s.jsonl#11", "--tool", "get-sum", "--", "node", "e.js", "stdio"}, want: func(o *attributeOptions) {
 			o.a, o.b, o.tool, o.command = "s.jsonl#7", "s.jsonl#11", "get-sum", []string{"node", "e.js", "stdio"}
