@@ -65,7 +65,7 @@ func (e *CancelledError) Error() string {
 	if e.Cause == nil || errors.Is(e.Cause, ErrCancelled) {
 		return fmt.Sprintf("%s cancelled by you after %s (jig sent notifications/cancelled; the server may still send progress)", e.Method, e.After.Round(time.Millisecond))
 	}
-	return fmt.Sprintf("%s cancelled after %s: %v (jig sent notifications/cancelled)", e.Method, e.After.Round(time.Millisecond), e.Cause)
+	return fmt.Sprintf("%s cancelled after %s: %v", e.Method, e.After.Round(time.Millisecond), e.Cause)
 }
 
 func (e *CancelledError) Unwrap() error { return e.Cause }

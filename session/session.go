@@ -212,8 +212,15 @@ func openOnce(ctx context.Context, opts Options) (*Session, error) {
 	if s.proc != nil {
 		connectCtx, cancel = s.proc.exitWatch(ctx)
 	}
+	started := time.Now()
 	cs, err := s.client.Connect(connectCtx, transport, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
 	cancel()
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
+		// The caller gave up (an interrupt): the server did not fail, and
+		// the exit Close causes is not its doing.
+		s.Close()
+		return nil, &CancelledError{Method: "the handshake", After: time.Since(started), Cause: context.Cause(ctx)}
+	}
 	if errors.Is(err, errVersionNotSpoken) {
 		s.Close()
 		what, answered := probeAnswer(s.Log)

@@ -428,3 +428,60 @@ func startHTTPPeer(t *testing.T) string {
 	t.Fatalf("server-everything did not listen on %s", addr)
 	return ""
 }
+
+// waitForFile waits until a server started by jig has written path.
+func waitForFile(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never started (no %s)", path)
+		}
+		time.Sleep(20 * time.Millisecond) // waiting for a child process to start, not for jig
+	}
+}
+
+// An interrupt while the server has not answered the handshake yet is the
+// user's doing, not the server's: it said "handshake failed: the server
+// exited (signal: terminated)" (jig's own SIGTERM) and exit 3, and replay
+// counted every fixture as unreachable.
+func TestSIGINTDuringTheHandshake(t *testing.T) {
+	needProc(t)
+	fixtures := t.TempDir()
+	if code, _, errOut := jig(t, "", "call", "echo", "--args", `{"text":"hi"}`, "--demo", "--no-record", "--pin", filepath.Join(fixtures, "echo.json")); code != exitOK {
+		t.Fatalf("pin: exit %d\n%s", code, errOut)
+	}
+	for name, args := range map[string][]string{
+		"tools":  {"tools", "--no-record"},
+		"call":   {"call", "echo", "--no-record"},
+		"replay": {"replay", fixtures},
+	} {
+		t.Run(name, func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "server.pid")
+			// A server that never answers: it reads nothing and writes nothing.
+			cmd, stderr, stdin := startJig(t, append(args, "--", "sh", "-c", `echo $$ > "$0"; exec sleep 300`, pidfile)...)
+			defer stdin.Close()
+			waitForFile(t, pidfile)
+			cmd.Process.Signal(syscall.SIGINT)
+			if code := exitOf(t, cmd, stderr); code != 130 {
+				t.Errorf("exit %d, want 130", code)
+			}
+			out := stderr.String()
+			if !strings.Contains(out, "jig: interrupted by SIGINT") {
+				t.Errorf("stderr does not say it was interrupted:\n%s", out)
+			}
+			for _, bad := range []string{"handshake failed", "the server exited", "could not be reached"} {
+				if strings.Contains(out, bad) {
+					t.Errorf("an interrupt blamed on the server (%q):\n%s", bad, out)
+				}
+			}
+			if name == "replay" && !strings.Contains(out, "(1 fixture(s) not replayed)") {
+				t.Errorf("replay does not count the fixture it did not replay:\n%s", out)
+			}
+			assertGroupGone(t, readPgid(t, pidfile), "SIGINT")
+		})
+	}
+}

@@ -305,6 +305,9 @@ func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
 	} else {
 		o.suggestAccept(st, t.drifted, threshold, &code)
 	}
+	if in := interruption(ctx); in != nil {
+		return &exitError{code: exitCode(in)} // said above, with the fixtures not replayed
+	}
 	return code.err()
 }
 
@@ -332,9 +335,16 @@ func tallyOutcomes(st *streams, outcomes []replay.Outcome, code *worstCode, red 
 		msg := red.Text(o.Err.Error())
 		t.reports = append(t.reports, fixture.Report{Scenario: o.Fixture.Scenario, File: o.Path, Method: o.Fixture.Method(),
 			Tool: o.Fixture.ToolName(), NotRun: msg})
+		// One line per unreachable target, and one for an interrupt, not
+		// one per fixture.
 		var ce *session.ConnectError
-		if errors.As(o.Err, &ce) {
-			code.add(exitUnreachable)
+		var se *signalError
+		if errors.As(o.Err, &se) || errors.As(o.Err, &ce) {
+			if se != nil {
+				msg = se.Error()
+			} else {
+				code.add(exitUnreachable)
+			}
 			if unreachable[msg] == 0 {
 				order = append(order, msg)
 			}

@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	var ee *exitError
 	var se *signalError
-	if in := interruption(ctx); in != nil && !errors.As(err, &ee) && !errors.As(err, &se) {
+	if in := interruption(ctx); in != nil && !errors.As(err, &ee) {
 		// Whatever failed after a signal failed because of it: a cancelled
 		// handshake is not a server that could not be reached.
 		err = in
