@@ -197,8 +197,11 @@ func runStdioProxy(o *proxyOptions, log *frames.Log, st *streams) error {
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	// A client that goes away must not kill jig with SIGPIPE before the
-	// server's exit is recorded.
-	signal.Ignore(syscall.SIGPIPE)
+	// server's exit is recorded. Caught, not ignored: an ignored signal is
+	// inherited, and the server must run as it would without jig.
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	defer signal.Stop(pipe)
 	p := &proxy.Stdio{Command: o.command, Stdin: st.in, Stdout: st.rawOut, Stderr: st.rawErr, Log: log, Signals: sigs}
 	// Signals are passed on, not acted upon: the server decides when to go,
 	// and its exit status becomes ours.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +84,22 @@ func TestSessionsCommand(t *testing.T) {
 	}
 	if code, _, _ := runCmd(t, "sessions", "", "prune"); code != exitUsage {
 		t.Errorf("prune with no limit: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// The proxied server runs with the signal dispositions it would have without
+// jig: the proxy ignored SIGPIPE, and a server inherits what is ignored.
+func TestProxiedServerKeepsDefaultSignals(t *testing.T) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("needs /proc")
+	}
+	code, _, errOut := runCmd(t, "proxy", "", "--no-record", "--", "sh", "-c", "grep SigIgn /proc/self/status >&2")
+	if code != 0 || !strings.Contains(errOut, "SigIgn:") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var mask uint64
+	fmt.Sscanf(strings.TrimSpace(errOut[strings.Index(errOut, "SigIgn:")+len("SigIgn:"):]), "%x", &mask)
+	if mask&(1<<(13-1)) != 0 {
+		t.Errorf("the proxied server runs with SIGPIPE ignored (SigIgn %016x): it would not die of a closed pipe as it does without jig", mask)
 	}
 }
