@@ -485,3 +485,56 @@ func TestSIGINTDuringTheHandshake(t *testing.T) {
 		})
 	}
 }
+
+// A recording that cannot be written to the end (here a file size limit,
+// as a full disk would) says so once, names the file, what is still in it
+// and what to do; the command's own outcome stands.
+func TestARecordingThatCannotBeFinishedSaysSo(t *testing.T) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("needs prlimit(1) to limit the file size")
+	}
+	dir := t.TempDir()
+	for name, args := range map[string][]string{
+		"call":  {"call", "echo", "--args", `{"text":"hi"}`, "--demo", "--record"},
+		"proxy": {"proxy", "--record"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rec := filepath.Join(dir, name+".jsonl")
+			args := append(append([]string{"--fsize=3000", binary(t)}, args...), rec)
+			if name == "proxy" {
+				args = append(args, "--", "sh", "-c", `for i in $(seq 1 100); do echo '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"line '$i'"}}'; done`)
+			}
+			cmd := exec.Command("prlimit", args...)
+			cmd.Stdin = strings.NewReader("")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			if err != nil {
+				t.Errorf("exit %v: the command itself went well; stderr:\n%s", err, &stderr)
+			}
+			out := stderr.String()
+			for _, want := range []string{"the recording " + rec + " is incomplete: file too large", "jig open " + rec, "--record FILE"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, out)
+				}
+			}
+			if strings.Count(out, rec) > 2 || strings.Contains(out, "recorded ") {
+				t.Errorf("stderr names the file more than it needs, or claims the frames were recorded:\n%s", out)
+			}
+			if name == "call" && !strings.Contains(stdout.String(), "hi") {
+				t.Errorf("the call's result is missing from stdout:\n%s", &stdout)
+			}
+		})
+	}
+}
+
+// The TUI without a terminal says what it needs and what to use instead.
+func TestTheTUIWithoutATerminalSaysWhatToUse(t *testing.T) {
+	for _, args := range [][]string{{"demo", "--no-record"}, {"connect", "--no-record", "--demo"}} {
+		cmd := exec.Command(binary(t), args...) // stdin is /dev/null
+		out, _ := cmd.CombinedOutput()
+		if code := cmd.ProcessState.ExitCode(); code != exitUsage || !strings.Contains(string(out), "it needs a terminal on stdin and stderr; in a script use jig tools, jig call") {
+			t.Errorf("jig %s without a terminal: exit %d, output:\n%s", strings.Join(args, " "), code, out)
+		}
+	}
+}

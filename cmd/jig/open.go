@@ -115,7 +115,7 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 		return in
 	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrInterrupted) {
-		return fmt.Errorf("the TUI failed: %w", runErr)
+		return tuiFailed(runErr)
 	}
 	return nil
 }

@@ -174,7 +174,8 @@ func (s *sessionFiles) close(st *streams) {
 	}
 	for _, r := range all {
 		if cerr := r.closer(); cerr != nil {
-			fmt.Fprintf(st.err, "jig proxy: %v\n", cerr)
+			fmt.Fprintf(st.err, "jig proxy: %d frames crossed; %s\n", r.log.Len(), recordingIncomplete(r.path, cerr))
+			continue
 		}
 		if r.path == "" {
 			continue

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -279,7 +281,18 @@ func (f *targetFlags) startRecording(st *streams, opts session.Options, label st
 	f.recorded = path
 	return func() {
 		if err := closer(); err != nil {
-			fmt.Fprintf(st.err, "jig: the recording %s is incomplete: %v\n", path, err)
+			fmt.Fprintf(st.err, "jig: %s\n", recordingIncomplete(path, err))
 		}
 	}, nil
+}
+
+// recordingIncomplete says that a recording could not be written to the end,
+// why (once, without the path again), and what is still there.
+func recordingIncomplete(path string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Sprintf("the recording %s is incomplete: %v; the frames before the failure are intact (jig open %s); free space, or record elsewhere with --record FILE",
+		path, err, shellQuote(path))
 }

@@ -132,10 +132,15 @@ func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
 	case errors.Is(runErr, tea.ErrInterrupted), errors.Is(runErr, context.Canceled), errors.Is(ctx.Err(), context.Canceled):
 		return nil
 	default:
-		return fmt.Errorf("the TUI failed: %w", runErr)
+		return tuiFailed(runErr)
 	}
 	if closeErr != nil {
 		fmt.Fprintf(st.err, "jig: closing the session: %v\n", closeErr)
 	}
 	return nil
+}
+
+// tuiFailed says the TUI could not run, and what to use instead.
+func tuiFailed(err error) error {
+	return fmt.Errorf("the TUI could not run: %w (it needs a terminal on stdin and stderr; in a script use jig tools, jig call, or jig open FILE --text)", err)
 }
