@@ -94,7 +94,10 @@ type Frame struct {
 	Err string `json:"err,omitempty"`
 	Raw []byte `json:"-"`
 	// RawLen is the size of Raw when a lazy reader has not loaded it.
-	RawLen int   `json:"-"`
+	RawLen int `json:"-"`
+	// Length is the frame's true size when Raw holds only its beginning:
+	// a frame over the frame limit (see Truncated). 0 otherwise.
+	Length int64 `json:"length,omitempty"`
 	HTTP   *HTTP `json:"http,omitempty"`
 	// Note carries transport evidence for KindTransport frames ("exit status 1").
 	Note string `json:"note,omitempty"`
@@ -102,10 +105,34 @@ type Frame struct {
 
 // Size is the frame's length in bytes as it crossed.
 func (f *Frame) Size() int {
-	if f.Raw == nil {
+	switch {
+	case f.Length > 0:
+		return int(f.Length)
+	case f.Raw == nil:
 		return f.RawLen
 	}
 	return len(f.Raw)
+}
+
+// DefaultMaxFrame is the default frame limit: a server line, HTTP body or
+// event larger than this is recorded truncated instead of read whole, so an
+// endless line cannot exhaust memory. Generous: real frames of 4 MB+ exist.
+const DefaultMaxFrame = 256 << 20
+
+// TruncatedKeep is how much of a frame over the limit is kept as evidence.
+const TruncatedKeep = 64 << 10
+
+// Truncated returns f as the record of a frame over the frame limit: its
+// first TruncatedKeep bytes, Length set to size (its true size, or as much
+// of it as crossed before jig stopped reading), an invalid frame saying why
+// — with the id its beginning names, so the call it answered can be told.
+func Truncated(f Frame, size int64, why string) Frame {
+	kept := min(len(f.Raw), TruncatedKeep)
+	f.Raw = bytes.Clone(f.Raw[:kept])
+	f.Classify()
+	f.Kind, f.Length = KindInvalid, size
+	f.Err = fmt.Sprintf("%s: %s crossed; the first %s are kept", why, HumanSize(int(min(size, math.MaxInt32))), HumanSize(kept))
+	return f
 }
 
 // IsResponse reports whether the frame answers a request.
@@ -146,6 +173,13 @@ func (f *Frame) Classify() {
 	}
 	env, err := scanEnvelope(raw)
 	if err != nil {
+		// A cut-off message still names its id when the id came first.
+		if id, p := idText(env.ID); p == "" {
+			f.ID = id
+		}
+		if m, ok := jsonString(env.Method); ok {
+			f.Method = m
+		}
 		f.Kind, f.Err = KindInvalid, jsonError(raw)
 		if f.Err == "" {
 			f.Err = "invalid JSON: " + err.Error()

@@ -16,6 +16,12 @@ type SSEEvent struct {
 	Event string
 	// Data is the event's data: lines joined by "\n"; nil when it had none.
 	Data []byte
+	// Retry is the event's retry: field (the reconnection delay, in ms).
+	Retry string
+	// Size is the event's data size when it exceeded the parser's Max:
+	// Data then holds only the first Max bytes (the rest was discarded as
+	// it arrived). 0 for a complete event.
+	Size int64
 }
 
 // An SSEParser splits a text/event-stream into events as its bytes arrive,
@@ -23,10 +29,17 @@ type SSEEvent struct {
 // than when the stream ends. Both jig's client tap and the HTTP proxy use it,
 // so a stream is cut into frames the same way whoever captured it.
 type SSEParser struct {
+	// Max bounds the data bytes kept per event (0: no bound), so an endless
+	// event cannot exhaust memory; the bytes past it are counted, not kept.
+	Max int
+
 	buf   []byte // bytes of an incomplete line
 	data  [][]byte
+	kept  int   // data bytes kept for the event so far
+	size  int64 // data bytes seen for the event so far
 	id    string
 	event string
+	retry string
 	// fields reports whether any field arrived since the last dispatch, so
 	// that a keep-alive comment followed by a blank line is not an event.
 	fields bool
@@ -48,6 +61,36 @@ func (p *SSEParser) Feed(b []byte, emit func(SSEEvent)) {
 	// Keep only the incomplete tail, reusing the buffer.
 	n := copy(p.buf, p.buf[start:])
 	p.buf = p.buf[:n]
+	if p.Max > 0 && len(p.buf) > p.Max+len("data: ") {
+		// An endless line: count it as data and keep only what Max allows.
+		p.overflow()
+	}
+}
+
+// overflow folds an incomplete line that outgrew Max into the event's data
+// size, keeping its head only when it is a data line and room is left.
+func (p *SSEParser) overflow() {
+	field, value, _ := bytes.Cut(p.buf, []byte(":"))
+	if string(field) == "data" {
+		value = bytes.TrimPrefix(value, []byte(" "))
+		p.keep(value)
+		p.fields = true
+	}
+	// The rest of this line is not kept; mark it so the next Feed goes on
+	// counting it as the same data line.
+	p.buf = append(p.buf[:0], "data: "...)
+}
+
+// keep adds a data line's value to the event, within Max.
+func (p *SSEParser) keep(value []byte) {
+	p.size += int64(len(value))
+	if p.Max > 0 && p.kept+len(value) > p.Max {
+		value = value[:max(0, p.Max-p.kept)]
+	}
+	if len(value) > 0 || p.Max == 0 || p.kept < p.Max {
+		p.data = append(p.data, bytes.Clone(value))
+	}
+	p.kept += len(value)
 }
 
 // End dispatches a final event the stream ended without its blank line.
@@ -63,14 +106,17 @@ func (p *SSEParser) End(emit func(SSEEvent)) {
 func (p *SSEParser) line(line []byte, emit func(SSEEvent)) {
 	if len(line) == 0 {
 		if p.fields {
-			ev := SSEEvent{ID: p.id, Event: p.event}
+			ev := SSEEvent{ID: p.id, Event: p.event, Retry: p.retry}
 			if p.data != nil {
 				ev.Data = bytes.Join(p.data, []byte("\n"))
+			}
+			if p.Max > 0 && p.size > int64(p.Max) {
+				ev.Size = p.size + int64(max(len(p.data)-1, 0))
 			}
 			if ev.Event == "message" {
 				ev.Event = ""
 			}
-			p.data, p.event, p.fields = nil, "", false
+			p.data, p.event, p.retry, p.fields, p.kept, p.size = nil, "", "", false, 0, 0
 			emit(ev)
 		}
 		return
@@ -82,13 +128,18 @@ func (p *SSEParser) line(line []byte, emit func(SSEEvent)) {
 	value = bytes.TrimPrefix(value, []byte(" "))
 	switch string(field) {
 	case "data":
-		p.data = append(p.data, bytes.Clone(value))
+		p.keep(value)
 	case "id":
 		p.id = string(value)
 	case "event":
 		p.event = string(value)
+	case "retry":
+		// Not an event by itself (the test corpus's retry-only block is
+		// none); it travels with the next event dispatched.
+		p.retry = string(value)
+		return
 	default:
-		return // retry: and unknown fields carry no frame
+		return // unknown fields carry no frame
 	}
 	p.fields = true
 }

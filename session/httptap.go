@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,6 +28,10 @@ import (
 // standalone stream in the background after Close returns, and a recording
 // closed before that lost the stream's last frame.
 type httpTap struct {
+	// origin is the target's ("http://127.0.0.1:3901"): the only one the
+	// user's headers go to, and the only one a legacy SSE endpoint may name.
+	origin  string
+	limit   int // the frame limit, bytes; DefaultMaxFrame when 0
 	next    http.RoundTripper
 	log     *frames.Log
 	headers http.Header
@@ -109,8 +116,14 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}()
 	req = req.Clone(req.Context())
-	for k, vs := range t.headers {
-		req.Header[k] = vs
+	// The user's headers (credentials, usually) go to the target's origin
+	// only: never to where a redirect leads, as Go's client and curl -L
+	// also refuse.
+	elsewhere := t.origin != "" && originOf(req.URL) != t.origin
+	if !elsewhere {
+		for k, vs := range t.headers {
+			req.Header[k] = vs
+		}
 	}
 	var body []byte
 	probing := false
@@ -144,6 +157,10 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	sent := body
 	info := &frames.HTTP{Method: req.Method, URL: t.redact.URL(redactURL(req.URL.String())), Headers: t.redact.Headers(req.Header)}
+	if elsewhere && len(t.headers) > 0 {
+		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info,
+			Note: fmt.Sprintf("%s is on another origin than the target (%s): jig did not send your headers (%s) there", info.URL, t.origin, headerNames(t.headers))})
+	}
 	if body != nil {
 		f := t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
 		if f.Kind == frames.KindRequest {
@@ -167,26 +184,27 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	case strings.HasPrefix(ct, "text/event-stream"):
 		t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo,
 			Note: frames.StatusNote(resp, "event stream opened")})
-		resp.Body = t.stream(resp.Body, frames.HTTP{Method: req.Method, URL: info.URL})
+		resp.Body = t.stream(resp.Body, req, frames.HTTP{Method: req.Method, URL: info.URL})
 		streaming = true
 	default:
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		body, short := t.readBody(resp)
 		resp.Body = io.NopCloser(bytes.NewReader(body))
-		if err != nil {
-			return resp, nil
-		}
 		trimmed := bytes.TrimSpace(body)
-		if len(trimmed) == 0 || !strings.Contains(ct, "json") {
+		switch {
+		case short != nil:
+			got := t.log.Append(*short)
+			t.withhold(resp, got)
+		case len(trimmed) == 0 || !strings.Contains(ct, "json"):
 			note := frames.StatusNote(resp, string(trimmed))
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
-		} else {
-			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo})
+		default:
+			got := t.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo})
 			if u := uncachedBody(body); len(u) != len(body) || !bytes.Equal(u, body) {
 				// What the SDK reads, not what the frame keeps (see nocache.go).
 				resp.Body = io.NopCloser(bytes.NewReader(u))
 				resp.ContentLength = int64(len(u))
 			}
+			t.withhold(resp, got)
 		}
 		if probing && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
 			// Not an answer about the era: the server wants authorization.
@@ -206,6 +224,68 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return resp, nil
+}
+
+// readBody reads a response body whole, at most the frame limit of it. When
+// the body was cut off (the connection dropped before Content-Length) or is
+// over the limit, it also returns the frame that records what arrived, so
+// no response is ever left without a frame.
+func (t *httpTap) readBody(resp *http.Response) ([]byte, *frames.Frame) {
+	defer resp.Body.Close()
+	limit := t.maxFrame()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+	rinfo := &frames.HTTP{Method: resp.Request.Method, URL: t.redact.URL(redactURL(resp.Request.URL.String())), Status: resp.StatusCode, Headers: t.redact.Headers(resp.Header)}
+	switch {
+	case len(body) > limit:
+		// Count the rest without keeping it, within reason: a body that
+		// never ends is cut off after another limit's worth.
+		rest, _ := io.Copy(io.Discard, io.LimitReader(resp.Body, int64(limit)))
+		f := frames.Truncated(frames.Frame{Dir: frames.ServerToClient, Raw: body, HTTP: rinfo}, int64(len(body))+rest,
+			fmt.Sprintf("a body larger than the frame limit (%s; --max-frame)", frames.HumanSize(limit)))
+		return nil, &f
+	case err != nil:
+		f := frames.Frame{Dir: frames.ServerToClient, Raw: bytes.TrimSpace(body), HTTP: rinfo}
+		f.Classify()
+		f.Kind = frames.KindInvalid
+		f.Err = fmt.Sprintf("the body was cut off after %s: %v", frames.HumanSize(len(body)), err)
+		return body, &f
+	}
+	return body, nil
+}
+
+// withhold hands the SDK, in place of a JSON body it cannot use (it would
+// drop the connection on it), a withheldError for the request the body
+// answered, when that request is still waiting.
+func (t *httpTap) withhold(resp *http.Response, got *frames.Frame) {
+	if got.Dispatchable() {
+		return
+	}
+	for _, id := range frames.AnswerIDs(got) {
+		if t.log.Pending(frames.ClientToServer, id) {
+			resp.Body = io.NopCloser(bytes.NewReader(withheldError(id, got.Seq)))
+			resp.Header = resp.Header.Clone()
+			resp.Header.Set("Content-Type", "application/json")
+			resp.ContentLength = -1
+			return
+		}
+	}
+}
+
+// maxFrame is the frame limit in bytes.
+func (t *httpTap) maxFrame() int {
+	if t.limit > 0 {
+		return t.limit
+	}
+	return frames.DefaultMaxFrame
+}
+
+func headerNames(h http.Header) string {
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
 
 func isJSONRPCError(body []byte) bool {
@@ -233,8 +313,9 @@ func legacyRefusal(probe []byte, resp *http.Response) []byte {
 }
 
 // stream wraps an event stream's body; the tap stays busy until it closes.
-func (t *httpTap) stream(body io.ReadCloser, info frames.HTTP) *sseTap {
-	st := &sseTap{body: body, log: t.log, info: info}
+func (t *httpTap) stream(body io.ReadCloser, req *http.Request, info frames.HTTP) *sseTap {
+	st := &sseTap{body: body, log: t.log, info: info, base: req.URL, origin: t.origin, buf: make([]byte, 32<<10)}
+	st.parser.Max = t.maxFrame()
 	st.onClose = func() {
 		t.mu.Lock()
 		delete(t.streams, st)
@@ -254,32 +335,134 @@ func (t *httpTap) stream(body io.ReadCloser, info frames.HTTP) *sseTap {
 // events are recorded in the order they arrive and before they are handled.
 // The stream is cut into events by frames.SSEParser, the parser the HTTP
 // proxy uses too.
+//
+// The SDK reads the events back re-encoded, and only those it can use: one
+// event it cannot decode (a stray "data: ping", NaN, a batch) would end the
+// whole connection. Such an event is withheld (recorded as evidence); when it
+// was the answer to a waiting request, the SDK reads a withheldError for that
+// request instead, so the call says what arrived. A legacy SSE endpoint event
+// naming another origin ends the stream with errCrossOrigin: requests sent
+// there would carry the session, and jig's headers, to another host.
 type sseTap struct {
 	body io.ReadCloser
 	log  *frames.Log
 	info frames.HTTP
+	// base is the stream's URL, against which an endpoint event resolves;
+	// origin is the target's, which the endpoint must not leave.
+	base   *url.URL
+	origin string
 
-	mu      sync.Mutex
-	parser  frames.SSEParser
-	closed  bool
-	onClose func() // called once, after the closing frame is in the Log
+	mu       sync.Mutex
+	parser   frames.SSEParser
+	out      bytes.Buffer // the re-encoded events the SDK has not read yet
+	err      error        // the body's error, once out is drained
+	endpoint bool         // an endpoint event was passed on
+	closed   bool
+	onClose  func() // called once, after the closing frame is in the Log
+	buf      []byte
 }
 
 func (s *sseTap) Read(p []byte) (int, error) {
-	n, err := s.body.Read(p)
-	s.mu.Lock()
-	if n > 0 {
-		s.parser.Feed(p[:n], s.emit)
+	for {
+		s.mu.Lock()
+		if s.out.Len() > 0 || s.err != nil {
+			n, _ := s.out.Read(p)
+			err := s.err
+			if s.out.Len() > 0 || n > 0 {
+				err = nil
+			}
+			s.mu.Unlock()
+			return n, err
+		}
+		s.mu.Unlock()
+		n, err := s.body.Read(s.buf) // only the SDK's reader calls Read
+		s.mu.Lock()
+		if n > 0 {
+			s.parser.Feed(s.buf[:n], s.emit)
+		}
+		if err == io.EOF {
+			s.parser.End(s.emit) // a final event without its blank line
+		}
+		if err != nil && s.err == nil {
+			s.err = err
+		}
+		s.mu.Unlock()
 	}
-	if err == io.EOF {
-		s.parser.End(s.emit) // a final event without its blank line
-	}
-	s.mu.Unlock()
-	zeroTTL(p[:n]) // after the frames took their copy (see nocache.go)
-	return n, err
 }
 
-func (s *sseTap) emit(e frames.SSEEvent) { s.log.Append(e.Frame(s.info)) }
+// emit records an event and decides what the SDK reads of it.
+func (s *sseTap) emit(e frames.SSEEvent) {
+	f := e.Frame(s.info)
+	if e.Size > 0 {
+		f = frames.Truncated(f, e.Size, fmt.Sprintf("an event larger than the frame limit (%s; --max-frame)", frames.HumanSize(s.parser.Max)))
+	}
+	stored := s.log.Append(f)
+	switch {
+	case stored.Kind == frames.KindTransport && e.Event == "endpoint":
+		if s.endpoint {
+			return // the SDK reads the first one as the endpoint, and would choke on another
+		}
+		if err := s.checkEndpoint(e.Data); err != nil {
+			s.err = err
+			return
+		}
+		s.endpoint = true
+		writeEvent(&s.out, e, e.Data)
+	case stored.Kind == frames.KindTransport:
+		if len(bytes.TrimSpace(e.Data)) == 0 {
+			writeEvent(&s.out, e, nil) // a priming event: its id is where to resume
+		}
+		// Other named events are not messages; the SDK ignores or chokes on them.
+	case stored.Dispatchable():
+		// What the SDK reads, not what the frame keeps (see nocache.go).
+		data := bytes.Clone(e.Data)
+		zeroTTL(data)
+		writeEvent(&s.out, e, data)
+	default:
+		for _, id := range frames.AnswerIDs(stored) {
+			if s.log.Pending(frames.ClientToServer, id) {
+				writeEvent(&s.out, frames.SSEEvent{ID: e.ID}, bytes.TrimSpace(withheldError(id, stored.Seq)))
+			}
+		}
+	}
+}
+
+// checkEndpoint refuses an endpoint event that names another origin.
+func (s *sseTap) checkEndpoint(data []byte) error {
+	if s.origin == "" || s.base == nil {
+		return nil
+	}
+	u, err := s.base.Parse(strings.TrimSpace(string(data)))
+	if err != nil || originOf(u) == s.origin {
+		return nil // an unparsable endpoint fails in the SDK with its own error
+	}
+	err = &CrossOriginError{Endpoint: u.Redacted(), Origin: s.origin}
+	s.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+		HTTP: &frames.HTTP{Method: s.info.Method, URL: s.info.URL}, Note: "jig: " + err.Error()})
+	return err
+}
+
+// writeEvent encodes one event for the SDK's reader.
+func writeEvent(w *bytes.Buffer, e frames.SSEEvent, data []byte) {
+	if e.ID != "" {
+		w.WriteString("id: " + e.ID + "\n")
+	}
+	if e.Event != "" {
+		w.WriteString("event: " + e.Event + "\n")
+	}
+	if e.Retry != "" {
+		w.WriteString("retry: " + e.Retry + "\n")
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if data == nil {
+			break
+		}
+		w.WriteString("data: ")
+		w.Write(line)
+		w.WriteByte('\n')
+	}
+	w.WriteByte('\n')
+}
 
 func (s *sseTap) Close() error { return s.closeWith("event stream closed") }
 
@@ -299,4 +482,32 @@ func (s *sseTap) closeWith(note string) error {
 		s.onClose()
 	}
 	return err
+}
+
+// CrossOriginError is why jig refused a legacy SSE server's endpoint: it
+// named another origin than the target's, and requests sent there would
+// carry the session and jig's headers to another host (the TypeScript SDK
+// refuses this too).
+type CrossOriginError struct {
+	Endpoint string // the endpoint the server named, without credentials
+	Origin   string // the target's origin
+}
+
+func (e *CrossOriginError) Error() string {
+	return fmt.Sprintf("the legacy SSE server's endpoint event names %s, on another origin than the target's (%s); jig refuses to send the session there", e.Endpoint, e.Origin)
+}
+
+// originOf is a URL's origin, "scheme://host:port", with the default port
+// made explicit so http://h and http://h:80 are one origin.
+func originOf(u *url.URL) string {
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(host, port)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -57,6 +58,10 @@ type Options struct {
 	// secrets, the values of secret-named arguments jig sends. Nil: the
 	// session makes one.
 	Redact *frames.Redactor
+	// MaxFrame is the frame limit in bytes (frames.DefaultMaxFrame when 0):
+	// a stdio line, HTTP body or event larger than it is recorded truncated
+	// and the session ends with an error saying so.
+	MaxFrame int
 	// OnToolsChanged is called (off the SDK's goroutine) when the server
 	// sends notifications/tools/list_changed.
 	OnToolsChanged func()
@@ -349,7 +354,10 @@ func (s *Session) transport() (mcp.Transport, error) {
 		for k, v := range t.Headers {
 			headers.Add(k, v)
 		}
-		s.http = &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact, era: s.era}
+		s.http = &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact, era: s.era, limit: s.opts.MaxFrame}
+		if u, err := url.Parse(t.URL); err == nil && u.Host != "" {
+			s.http.origin = originOf(u)
+		}
 		s.http.probe.Store((s.opts.ProtocolVersion == "" || EraOf(s.opts.ProtocolVersion) == "stateless") && t.Transport == TransportStreamable)
 		hc := &http.Client{Transport: s.http}
 		if t.Transport == TransportSSE {
@@ -381,10 +389,53 @@ func exitOr(err error) string {
 // the SSE transport opens its event stream with the Connect context, so a
 // handshake timeout context would otherwise end the stream when Open returns.
 // It wraps the Transport, never the Connection the SDK type-asserts.
+//
+// The wait itself is still the caller's: a legacy SSE server that opens the
+// stream and never sends its endpoint event would otherwise hold Connect,
+// and jig, until SIGKILL. When ctx ends first, the stream is abandoned.
 type detached struct{ mcp.Transport }
 
 func (d detached) Connect(ctx context.Context) (mcp.Connection, error) {
-	return d.Transport.Connect(context.WithoutCancel(ctx))
+	if _, legacy := d.Transport.(*mcp.SSEClientTransport); !legacy {
+		return d.Transport.Connect(context.WithoutCancel(ctx))
+	}
+	streamCtx, abandon := context.WithCancel(context.WithoutCancel(ctx))
+	type connected struct {
+		c   mcp.Connection
+		err error
+	}
+	done := make(chan connected, 1)
+	go func() {
+		c, err := d.Transport.Connect(streamCtx)
+		done <- connected{c, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			abandon()
+			return nil, r.err
+		}
+		return abandoning{r.c, abandon}, nil
+	case <-ctx.Done():
+		abandon()
+		return nil, fmt.Errorf("%w: %w", errNoEndpoint, context.Cause(ctx))
+	}
+}
+
+// errNoEndpoint is why a legacy SSE connection did not open in time.
+var errNoEndpoint = errors.New("the legacy SSE server opened its event stream but never sent the endpoint event that says where to send requests (is it a Streamable HTTP endpoint? try --transport http)")
+
+// abandoning ends a legacy SSE stream's context when its connection closes.
+// (Only the SSE connection is wrapped: the SDK type-asserts nothing on it.)
+type abandoning struct {
+	mcp.Connection
+	abandon context.CancelFunc
+}
+
+func (a abandoning) Close() error {
+	err := a.Connection.Close()
+	a.abandon()
+	return err
 }
 
 // connectError turns an SDK error into a ConnectError when the server could
@@ -430,6 +481,9 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 	}
 	if errors.Is(parent.Err(), context.DeadlineExceeded) {
 		ce.Err = fmt.Errorf("%s: timed out (raise --timeout if the server is slow)%s", what, s.withheldSince(mark))
+		if errors.Is(err, errNoEndpoint) {
+			ce.Err = fmt.Errorf("%s: timed out: %w", what, errNoEndpoint)
+		}
 	}
 	return ce
 }

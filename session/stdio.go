@@ -86,8 +86,7 @@ func startProcess(t Target, log *frames.Log, grace time.Duration) (*process, err
 	p.tap = newLineTap(log, inW, outR)
 	go func() {
 		err := cmd.Wait()
-		<-p.tap.done
-		<-p.stderrDone
+		p.drain(outR, errR)
 		p.mu.Lock()
 		p.exitErr = err
 		p.mu.Unlock()
@@ -99,6 +98,34 @@ func startProcess(t Target, log *frames.Log, grace time.Duration) (*process, err
 		close(p.exited)
 	}()
 	return p, nil
+}
+
+// drain lets the server's last output through after it exited, for at most
+// its grace: a process it started (a daemon in its own session, which the
+// process-group signals never reach) may hold its stdout and stderr open for
+// ever. Then jig closes its ends of the pipes, which ends the readers.
+func (p *process) drain(outR, errR *os.File) {
+	timer := time.NewTimer(max(p.grace, 50*time.Millisecond))
+	defer timer.Stop()
+	held := false
+	for _, done := range []<-chan struct{}{p.tap.done, p.stderrDone} {
+		select {
+		case <-done:
+			continue
+		case <-timer.C:
+		}
+		held = true
+		break
+	}
+	if !held {
+		return
+	}
+	p.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+		Note: "the server exited but something it started still holds its stdout or stderr; jig stopped reading them"})
+	outR.Close()
+	errR.Close()
+	<-p.tap.done
+	<-p.stderrDone
 }
 
 func (p *process) readStderr(r io.ReadCloser) {

@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -127,6 +130,26 @@ func (s *rawServer) serve() {
 
 func init() {
 	hostileServers["leak"] = func(string) { (&rawServer{call: leak}).serve() }
+	// grandchild starts a daemon (its own session, setsid) that keeps the
+	// server's stdout and stderr open after the server exits, as a server
+	// that spawns a background helper does; then it serves normally.
+	hostileServers["grandchild"] = func(string) {
+		exe, _ := os.Executable()
+		d := exec.Command(exe)
+		d.Env = append(os.Environ(), hostileEnv+"=daemon")
+		d.Stdout, d.Stderr = os.Stdout, os.Stderr
+		d.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := d.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "grandchild:", err)
+			os.Exit(1)
+		}
+		if f := os.Getenv("JIG_HOSTILE_PIDFILE"); f != "" {
+			os.WriteFile(f, []byte(strconv.Itoa(d.Process.Pid)), 0o600)
+		}
+		fmt.Fprintln(os.Stderr, "grandchild: started a daemon that holds stdout and stderr")
+		(&rawServer{call: func(s *rawServer, id, _ json.RawMessage) { s.result(id, "the real answer") }}).serve()
+	}
+	hostileServers["daemon"] = func(string) { time.Sleep(time.Minute) }
 	// Lines the SDK's decoder refuses, each sent before a good answer: the
 	// session must go on (item 1 of issue 11).
 	for name, line := range badLines {

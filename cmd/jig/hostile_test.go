@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -333,4 +339,332 @@ func TestPlantedSecretsHTTP(t *testing.T) {
 		t.Errorf("the 401's body is not shown; the test proves nothing:\n%s", printed["401 stderr"])
 	}
 	secrets.sweep(t, printed, state, work)
+}
+
+// killDaemonLater kills the grandchild a hostile server started, by the pid
+// it wrote, when the test ends.
+func killDaemonLater(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "daemon.pid")
+	t.Setenv("JIG_HOSTILE_PIDFILE", pidfile)
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(pidfile); err == nil {
+			if pid, err := strconv.Atoi(string(b)); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+}
+
+// within runs fn and fails the test if it has not returned after limit: a
+// hang must be a failure, not a test binary killed by -timeout.
+func within(t *testing.T, limit time.Duration, what string, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); fn() }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		t.Fatalf("%s did not return within %s: it hangs", what, limit)
+	}
+}
+
+// A server whose daemonized grandchild keeps its stdout open: jig call
+// prints the result and exits, instead of waiting for the grandchild.
+func TestGrandchildHoldingStdoutDoesNotHangCall(t *testing.T) {
+	killDaemonLater(t)
+	var code int
+	var out, errOut string
+	within(t, 20*time.Second, "jig call", func() {
+		code, out, errOut = jig(t, "", append([]string{"call", "t", "--no-record", "--protocol-version", "2025-11-25"}, hostile(t, "grandchild")...)...)
+	})
+	if code != exitOK || !strings.Contains(out, "the real answer") {
+		t.Errorf("exit %d, want 0 with the answer\n%s\n%s", code, out, errOut)
+	}
+}
+
+// jig proxy in front of a server whose grandchild holds both its stdout and
+// its stderr: the proxy exits after its grace with every frame recorded.
+func TestGrandchildHoldingPipesDoesNotHangProxy(t *testing.T) {
+	killDaemonLater(t)
+	exe, _ := os.Executable()
+	t.Setenv(hostileEnv, "grandchild") // the proxied server's environment
+	rec := filepath.Join(t.TempDir(), "run.jsonl")
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{}}}` + "\n"
+	var code int
+	var out, errOut string
+	within(t, 20*time.Second, "jig proxy", func() {
+		code, out, errOut = runCmd(t, "proxy", in, "--record", rec, "--", exe)
+	})
+	if code != 0 || !strings.Contains(out, "the real answer") {
+		t.Errorf("exit %d, want the server's 0 with its answer passed on\n%s\n%s", code, out, errOut)
+	}
+	f, err := os.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := frames.ReadTranscript(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c2s, s2c int
+	for _, fr := range tr.Frames {
+		if fr.Kind.IsMessage() {
+			if fr.Dir == frames.ClientToServer {
+				c2s++
+			} else {
+				s2c++
+			}
+		}
+	}
+	if c2s != 2 || s2c != 2 {
+		t.Errorf("the recording holds %d requests and %d responses, want 2 and 2", c2s, s2c)
+	}
+}
+
+// silentSSE is a legacy SSE server that opens the event stream and never
+// sends its endpoint event; opened is signalled once per stream.
+func silentSSE(t *testing.T) (url string, opened chan struct{}) {
+	opened = make(chan struct{}, 8)
+	quit := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		opened <- struct{}{}
+		select {
+		case <-r.Context().Done():
+		case <-quit:
+		}
+	}))
+	t.Cleanup(ts.Close)
+	t.Cleanup(func() { close(quit) }) // runs first: a hung client must not hang Close
+	return ts.URL + "/sse", opened
+}
+
+// A legacy SSE server that never sends its endpoint: --timeout bounds the
+// wait, and the message says what jig was waiting for.
+func TestLegacySSEWithoutEndpointTimesOut(t *testing.T) {
+	u, _ := silentSSE(t)
+	var code int
+	var errOut string
+	within(t, 15*time.Second, "jig tools --transport sse", func() {
+		code, _, errOut = jig(t, "", "tools", "--url", u, "--transport", "sse", "--timeout", "1s", "--no-record")
+	})
+	if code != exitUnreachable || !strings.Contains(errOut, "timed out") || !strings.Contains(errOut, "endpoint") {
+		t.Errorf("exit %d, want 3 saying it timed out waiting for the endpoint event:\n%s", code, errOut)
+	}
+}
+
+// The same wait ends on SIGINT and on SIGTERM, in a real process.
+func TestLegacySSEWaitIsInterruptible(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			u, opened := silentSSE(t)
+			cmd := exec.Command(binary(t), "tools", "--url", u, "--transport", "sse", "--timeout", "10m", "--no-record")
+			var errOut strings.Builder
+			cmd.Stderr = &errOut
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			select {
+			case <-opened:
+			case <-time.After(10 * time.Second):
+				t.Fatal("jig never opened the event stream")
+			}
+			cmd.Process.Signal(sig)
+			within(t, 10*time.Second, "jig after "+sig.String(), func() { cmd.Wait() })
+			if cmd.ProcessState.ExitCode() == 0 {
+				t.Errorf("exit 0 after %s, want a failure:\n%s", sig, errOut.String())
+			}
+		})
+	}
+}
+
+// credentialSpy is a demo Streamable HTTP server that remembers whether any
+// request reached it carrying one of jig's configured headers.
+type credentialSpy struct {
+	*httptest.Server
+	mu   sync.Mutex
+	seen []string
+}
+
+func newCredentialSpy(t *testing.T) *credentialSpy {
+	srv, _ := demo.New(1)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	c := &credentialSpy{}
+	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.mu.Lock()
+		for _, name := range []string{"Authorization", "X-Api-Key"} {
+			if r.Header.Get(name) != "" {
+				c.seen = append(c.seen, r.Method+" "+r.URL.Path+" "+name)
+			}
+		}
+		c.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(c.Close)
+	return c
+}
+
+func (c *credentialSpy) got() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.seen...)
+}
+
+// A 307 to another host is followed without the configured headers, as
+// Go's client and curl -L do; a redirect within the origin keeps them.
+func TestRedirectToAnotherOriginGetsNoCredentials(t *testing.T) {
+	t.Setenv("JIG_SPY_TOKEN", "spy-token-0123456789")
+	other := newCredentialSpy(t)
+	home := newCredentialSpy(t)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/mcp", http.StatusTemporaryRedirect)
+	})
+	mux.HandleFunc("/moved", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/mcp", http.StatusTemporaryRedirect)
+	})
+	mux.Handle("/mcp", home.Config.Handler)
+	front := httptest.NewServer(mux)
+	t.Cleanup(front.Close)
+	creds := []string{"--header", "Authorization: Bearer $JIG_SPY_TOKEN", "--header", "X-Api-Key: $JIG_SPY_TOKEN", "--no-record"}
+
+	code, out, errOut := jig(t, "", append([]string{"call", "echo", "--args", `{"text":"x"}`, "--url", front.URL + "/away", "--frames"}, creds...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if got := other.got(); len(got) > 0 {
+		t.Errorf("the other origin received jig's credentials: %v", got)
+	}
+	if !strings.Contains(errOut, "another origin") {
+		t.Errorf("the frames do not say the headers were withheld:\n%s", errOut)
+	}
+	if code, _, errOut = jig(t, "", append([]string{"call", "echo", "--args", `{"text":"x"}`, "--url", front.URL + "/moved"}, creds...)...); code != exitOK {
+		t.Fatalf("same-origin redirect: exit %d\n%s", code, errOut)
+	}
+	if got := home.got(); len(got) == 0 {
+		t.Errorf("a redirect within the origin lost the configured headers")
+	}
+}
+
+// A legacy SSE server whose endpoint event names another origin is refused:
+// nothing is POSTed there, and the error says why.
+func TestLegacySSEEndpointOnAnotherOriginIsRefused(t *testing.T) {
+	t.Setenv("JIG_SPY_TOKEN", "spy-token-0123456789")
+	other := newCredentialSpy(t)
+	quit := make(chan struct{})
+	sse := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "event: endpoint\ndata: %s/messages?sessionid=1\n\n", other.URL)
+		w.(http.Flusher).Flush()
+		select {
+		case <-r.Context().Done():
+		case <-quit:
+		}
+	}))
+	t.Cleanup(sse.Close)
+	t.Cleanup(func() { close(quit) })
+	var code int
+	var errOut string
+	within(t, 20*time.Second, "jig tools", func() {
+		code, _, errOut = jig(t, "", "tools", "--url", sse.URL+"/sse", "--transport", "sse", "--header", "Authorization: Bearer $JIG_SPY_TOKEN", "--timeout", "5s", "--no-record")
+	})
+	if code != exitUnreachable || !strings.Contains(errOut, "another origin") || !strings.Contains(errOut, other.URL) {
+		t.Errorf("exit %d, want 3 naming the other origin:\n%s", code, errOut)
+	}
+	other.mu.Lock()
+	defer other.mu.Unlock()
+	if len(other.seen) > 0 {
+		t.Errorf("the other origin was sent %v", other.seen)
+	}
+}
+
+// hostileHTTP is the demo server over Streamable HTTP (legacy era), except
+// that every tools/call is answered by answer, byte by byte.
+func hostileHTTP(t *testing.T, answer func(w http.ResponseWriter, id string)) string {
+	srv, _ := demo.New(1)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(body, &m) == nil && m.Method == "tools/call" {
+				answer(w, string(m.ID))
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL + "/mcp"
+}
+
+func sse(w http.ResponseWriter, events ...string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	for _, e := range events {
+		fmt.Fprint(w, e+"\n\n")
+	}
+}
+
+// Over HTTP too, what the SDK cannot decode is withheld and named, the
+// session goes on, and an unusable answer ends its call saying it arrived.
+func TestHTTPBadEventsAndBodies(t *testing.T) {
+	answer := func(id string) string {
+		return `{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":"the real answer"}]}}`
+	}
+	for _, tt := range []struct {
+		name   string
+		answer func(w http.ResponseWriter, id string)
+		code   int
+		want   string
+	}{
+		{"a non-JSON event before the answer", func(w http.ResponseWriter, id string) {
+			sse(w, "data: ping", "event: heartbeat\ndata: {}", "data: "+answer(id))
+		}, exitOK, "withheld from the session"},
+		{"NaN in the answer's event", func(w http.ResponseWriter, id string) {
+			sse(w, "data: "+strings.Replace(answer(id), `"content"`, `"score":NaN,"content"`, 1))
+		}, exitUnreachable, "the server's answer arrived"},
+		{"NaN in a JSON body", func(w http.ResponseWriter, id string) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, strings.Replace(answer(id), `"content"`, `"score":NaN,"content"`, 1))
+		}, exitUnreachable, "the server's answer arrived"},
+		{"a body cut off before its Content-Length", func(w http.ResponseWriter, id string) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", "5000")
+			fmt.Fprint(w, answer(id)[:40])
+		}, exitUnreachable, "cut off"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			u := hostileHTTP(t, tt.answer)
+			rec := filepath.Join(t.TempDir(), "run.jsonl")
+			var code int
+			var out, errOut string
+			within(t, 20*time.Second, "jig call", func() {
+				code, out, errOut = jig(t, "", "call", "echo", "--args", `{"text":"x"}`, "--url", u, "--protocol-version", "2025-11-25", "--record", rec, "--timeout", "15s")
+			})
+			if code != tt.code || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, want %d with %q\n%s\n%s", code, tt.code, tt.want, out, errOut)
+			}
+			if tt.code == exitOK && !strings.Contains(out, "the real answer") {
+				t.Errorf("the answer after the bad event is lost:\n%s", out)
+			}
+			f, _ := os.Open(rec)
+			defer f.Close()
+			tr, err := frames.ReadTranscript(f)
+			if err != nil || len(tr.Warnings) > 0 {
+				t.Fatalf("recording: %v %v", err, tr.Warnings)
+			}
+			if len(frames.Withheld(tr, 0)) == 0 {
+				t.Errorf("the bad event or body is not in the recording as withheld")
+			}
+		})
+	}
 }

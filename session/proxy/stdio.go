@@ -118,16 +118,29 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 	werr := cmd.Wait()
 	close(exited)
 	// Let the server's last output through, unless something it started
-	// keeps the pipes open.
-	timeout := time.After(grace)
+	// keeps the pipes open: one deadline for both pipes, after which jig
+	// closes its ends, which ends the pumps.
+	deadline := time.NewTimer(grace)
+	defer deadline.Stop()
+	held := false
 	for _, done := range []chan struct{}{outDone, errDone} {
+		if held {
+			break
+		}
 		select {
 		case <-done:
-		case <-timeout:
+		case <-deadline.C:
+			held = true
 		}
 	}
 	outR.Close()
 	errR.Close()
+	if held {
+		rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+			Note: "the server exited but something it started still holds its stdout or stderr; the proxy stopped reading them"})
+	}
+	<-outDone
+	<-errDone
 
 	code, note := exitStatus(cmd.ProcessState, werr)
 	rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, Note: note})
