@@ -118,3 +118,12 @@ func TestAttributeServerFailsMidRun(t *testing.T) {
 		t.Errorf("stderr does not name the failed step:\n%s", errOut)
 	}
 }
+
+// jig compare on two calls that moved several arguments points at attribute.
+func TestCompareSuggestsAttribute(t *testing.T) {
+	seed := transcripts + "seed.json"
+	_, _, errOut := jig(t, "", "compare", seed+"#2", seed+"#4")
+	if !strings.Contains(errOut, "3 arguments moved at once; to change them one at a time against a live server: jig attribute") {
+		t.Errorf("stderr = %q", errOut)
+	}
+}

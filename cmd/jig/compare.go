@@ -73,6 +73,10 @@ func runCompare(ctx context.Context, o *compareOptions, st *streams) error {
 	if err := fixture.WriteComparison(st.out, rep, o.showCosmetic); err != nil {
 		return err
 	}
+	if len(differ) > 1 && a.Name == b.Name {
+		fmt.Fprintf(st.err, "jig: %d arguments moved at once; to change them one at a time against a live server: jig attribute %s %s --demo (or --url URL, or -- command)\n",
+			len(differ), shellQuote(o.a), shellQuote(o.b))
+	}
 	if rep.Worst() >= fixture.Breaking {
 		return &exitError{code: exitServerError}
 	}
