@@ -128,10 +128,10 @@ func TestFlowSeedStory(t *testing.T) {
 	m := f.p.Model
 	f.tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
 	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
-	if len(m.calls) != 2 {
-		t.Fatalf("the session has %d calls, want 2", len(m.calls))
+	if len(m.calls().list) != 2 {
+		t.Fatalf("the session has %d calls, want 2", len(m.calls().list))
 	}
-	first := m.calls[0]
+	first := m.calls().list[0]
 	if first.ex == nil || first.ex.Request == nil || first.ex.Response == nil {
 		t.Fatalf("call 1 has no paired frames: %+v", first.ex)
 	}
@@ -141,7 +141,7 @@ func TestFlowSeedStory(t *testing.T) {
 	if log := m.cfg.Reader; log.Partner(int(first.ex.Request.Seq-1)) != int(first.ex.Response.Seq-1) {
 		t.Errorf("the frames of call 1 are not paired in the log")
 	}
-	if !m.calls[1].isPartial() {
+	if !m.calls().list[1].isPartial() {
 		t.Errorf("call 2 (limit 500) is not flagged partial")
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -127,14 +126,15 @@ type askDialog struct {
 	violations []schema.Violation
 	schemaErr  error
 	confirm    bool // one ctrl+s on content that violates the schema
+	waiting    int  // the server's requests waiting, this one included
 
 	width, height int
 }
 
-func newAskDialog(st *styles) *askDialog {
+func newAskDialog(st *styles, out *outbox) *askDialog {
 	ed := newTextEdit(st, false)
 	ed.numbers = true
-	return &askDialog{st: st, keys: newAskKeys(), out: &outbox{}, edit: ed}
+	return &askDialog{st: st, keys: newAskKeys(), out: out, edit: ed}
 }
 
 // open shows q; during names the call it arrived in.
@@ -157,14 +157,20 @@ func (d *askDialog) open(q *serverAsk, during string) {
 func (d *askDialog) isElicit() bool { return d.q != nil && d.q.elicit != nil }
 
 func (d *askDialog) title() string {
-	if d.q == nil {
+	t := "The server asks for a model reply (sampling/createMessage)"
+	switch {
+	case d.q == nil:
 		return "Server request"
+	case d.isElicit():
+		t = "The server asks you for input (elicitation/create)"
 	}
-	if d.isElicit() {
-		return "The server asks you for input (elicitation/create)"
+	if d.waiting > 1 {
+		t += fmt.Sprintf(" · 1 of %d waiting", d.waiting)
 	}
-	return "The server asks for a model reply (sampling/createMessage)"
+	return t
 }
+
+func (d *askDialog) typing() bool { return true }
 
 // describe is the request, readable: who asked, during which call, and what.
 func (d *askDialog) describe() *doc {
@@ -277,37 +283,51 @@ func (d *askDialog) fitEditor() {
 	d.edit.setSize(d.width, max(d.height-aboutH-1-probH, 1))
 }
 
+// update takes the answer's text, a paste and the wheel.
 func (d *askDialog) update(msg tea.Msg) tea.Cmd {
-	if d.q == nil {
-		return nil
+	switch msg := msg.(type) {
+	case wheelMsg:
+		d.about.scroll(msg.dy)
+	case tea.KeyPressMsg, tea.PasteMsg:
+		d.typed(msg)
 	}
-	k, isKey := msg.(tea.KeyPressMsg)
-	if isKey {
-		switch {
-		case key.Matches(k, d.keys.Send):
-			return d.send()
-		case key.Matches(k, d.keys.Reject):
-			if d.isElicit() {
-				return d.answer(askAnswer{elicit: &mcp.ElicitResult{Action: "decline"}}, "declined")
-			}
-			return d.answer(askAnswer{err: session.RejectSampling()}, "rejected (JSON-RPC error -1)")
-		case key.Matches(k, d.keys.Cancel) && d.isElicit():
-			return d.answer(askAnswer{elicit: &mcp.ElicitResult{Action: "cancel"}}, "cancelled")
-		case key.Matches(k, d.keys.Later):
-			return d.out.send(hideAskMsg{})
-		case key.Matches(k, d.keys.AboutUp):
-			d.about.scroll(-1)
-			return nil
-		case key.Matches(k, d.keys.AboutDown):
-			d.about.scroll(1)
-			return nil
-		}
-	}
-	if d.edit.update(msg) {
+	return nil
+}
+
+func (d *askDialog) typed(msg tea.Msg) tea.Cmd {
+	if d.q != nil && d.edit.update(msg) {
 		d.confirm = false
 		d.revalidate()
 	}
 	return nil
+}
+
+func (d *askDialog) actions() []action {
+	if d.q == nil {
+		return nil
+	}
+	k := d.keys
+	var as []action
+	if d.isElicit() {
+		as = []action{
+			on(k.Send, d.send),
+			on(k.Reject, func() tea.Cmd { return d.answer(askAnswer{elicit: &mcp.ElicitResult{Action: "decline"}}, "declined") }),
+			on(k.Cancel, func() tea.Cmd { return d.answer(askAnswer{elicit: &mcp.ElicitResult{Action: "cancel"}}, "cancelled") }),
+		}
+	} else {
+		as = []action{
+			on(k.SendReply, d.send),
+			on(k.RejectSampling, func() tea.Cmd {
+				return d.answer(askAnswer{err: session.RejectSampling()}, "rejected (JSON-RPC error -1)")
+			}),
+		}
+	}
+	as = append(as,
+		on(k.Later, func() tea.Cmd { return d.out.send(hideAskMsg{}) }),
+		on(k.AboutDown, does(func() { d.about.scroll(1) })),
+		on(k.AboutUp, does(func() { d.about.scroll(-1) })),
+	)
+	return append(as, fieldActions(d.edit, func(k tea.KeyPressMsg) tea.Cmd { return d.typed(k) })...)
 }
 
 func (d *askDialog) send() tea.Cmd {
@@ -334,16 +354,6 @@ func (d *askDialog) send() tea.Cmd {
 
 func (d *askDialog) answer(a askAnswer, what string) tea.Cmd {
 	return d.out.send(answerAskMsg{id: d.q.id, answer: a, what: what})
-}
-
-func (d *askDialog) wheel(dy int) { d.about.scroll(dy * 3) }
-
-func (d *askDialog) help() []key.Binding {
-	k := d.keys
-	if d.isElicit() {
-		return []key.Binding{k.Send, k.Reject, k.Cancel, k.Later, k.AboutDown}
-	}
-	return []key.Binding{k.SendReply, k.RejectSampling, k.Later, k.AboutDown}
 }
 
 func (d *askDialog) view() string {
@@ -390,56 +400,89 @@ func (d *askDialog) problemLines() []string {
 	return out
 }
 
-// asking handles the server's requests for a human, and the answers.
-func (m *Model) asking(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case serverAskMsg:
-		q := msg.q
-		m.asks = append(m.asks, q)
-		m.hdr.waiting = len(m.asks)
-		cmds := []tea.Cmd{waitAsk(m.ctx, m.asker), waitAskDone(q)}
-		switch m.overlay {
-		case overlayNone, overlayHelp, overlayInfo, overlayLevel:
-			m.openAsk()
-			m.status = "" // the footer shows how to answer
-		default:
-			m.setStatus(fmt.Sprintf("the server sent %s and waits for your answer: A (ctrl+o while typing) answers it", q.method()), true)
+// asks are the server's requests for a human: the bridge from the
+// session's hooks, the requests waiting for an answer (oldest first), and
+// the dialog that shows the oldest.
+type asks struct {
+	asker  *asker
+	queue  []*serverAsk
+	dialog *askDialog
+}
+
+func newAsks(quit context.Context, st *styles, out *outbox) *asks {
+	return &asks{asker: newAsker(quit), dialog: newAskDialog(st, out)}
+}
+
+func (a *asks) pending(id int) *serverAsk {
+	for _, q := range a.queue {
+		if q.id == id {
+			return q
 		}
-		return tea.Batch(cmds...)
-	case answerAskMsg:
-		q := m.pendingAsk(msg.id)
-		if q != nil && closed(q.done) {
-			m.dropAsk(msg.id)
-			m.afterAsk()
-			q = nil
-		}
-		if q == nil {
-			m.setStatus("the server's request was withdrawn before your answer: nothing was sent", true)
-			return nil
-		}
-		q.reply <- msg.answer // buffered, and only this answer is ever sent
-		m.dropAsk(msg.id)
-		m.setStatus(fmt.Sprintf("%s id=%s %s", q.method(), q.from.ID, msg.what), false)
-		m.afterAsk()
-	case askDoneMsg:
-		// The hook returned without this dialog's answer: the server
-		// withdrew the request, the call was cancelled, or the session ended.
-		if q := m.pendingAsk(msg.id); q != nil {
-			m.dropAsk(msg.id)
-			m.setStatus(fmt.Sprintf("%s id=%s was withdrawn (cancelled or the session ended) before you answered", q.method(), q.from.ID), true)
-			m.afterAsk()
-		}
-	case hideAskMsg:
-		m.overlay = overlayNone
-		m.setStatus("the server still waits for your answer: A (ctrl+o while typing) opens its request again", false)
-	case openAskMsg:
-		if len(m.asks) == 0 {
-			m.setStatus("the server is not waiting for an answer", false)
-			return nil
-		}
-		m.openAsk()
-		m.status = ""
 	}
+	return nil
+}
+
+func (a *asks) drop(id int) {
+	for i, q := range a.queue {
+		if q.id == id {
+			a.queue = append(a.queue[:i], a.queue[i+1:]...)
+			break
+		}
+	}
+	a.dialog.waiting = len(a.queue)
+}
+
+// serverAsked takes a request the server sent for a human: its dialog
+// opens at once unless another dialog is being used.
+func (m *Model) serverAsked(msg serverAskMsg) tea.Cmd {
+	q := msg.q
+	m.asks.queue = append(m.asks.queue, q)
+	m.asks.dialog.waiting = len(m.asks.queue)
+	m.hdr.waiting = len(m.asks.queue)
+	switch m.overlay.(type) {
+	case nil, *textOverlay, *levelPicker:
+		m.openAsk()
+		m.status = statusLine{} // the footer shows how to answer
+	default:
+		m.setStatus(fmt.Sprintf("the server sent %s and waits for your answer: A (ctrl+o while typing) answers it", q.method()), true)
+	}
+	return tea.Batch(waitAsk(m.ctx, m.asks.asker), waitAskDone(q))
+}
+
+func (m *Model) answerAsk(msg answerAskMsg) tea.Cmd {
+	q := m.asks.pending(msg.id)
+	if q != nil && closed(q.done) {
+		m.asks.drop(msg.id)
+		m.afterAsk()
+		q = nil
+	}
+	if q == nil {
+		m.setStatus("the server's request was withdrawn before your answer: nothing was sent", true)
+		return nil
+	}
+	q.reply <- msg.answer // buffered, and only this answer is ever sent
+	m.asks.drop(msg.id)
+	m.hdr.waiting = len(m.asks.queue)
+	m.setStatus(fmt.Sprintf("%s id=%s %s", q.method(), q.from.ID, msg.what), false)
+	m.afterAsk()
+	return nil
+}
+
+// askDone: the hook returned without this dialog's answer: the server
+// withdrew the request, the call was cancelled, or the session ended.
+func (m *Model) askDone(msg askDoneMsg) tea.Cmd {
+	if q := m.asks.pending(msg.id); q != nil {
+		m.asks.drop(msg.id)
+		m.hdr.waiting = len(m.asks.queue)
+		m.setStatus(fmt.Sprintf("%s id=%s was withdrawn (cancelled or the session ended) before you answered", q.method(), q.from.ID), true)
+		m.afterAsk()
+	}
+	return nil
+}
+
+func (m *Model) hideAsk() tea.Cmd {
+	m.overlay = nil
+	m.setStatus("the server still waits for your answer: A (ctrl+o while typing) opens its request again", false)
 	return nil
 }
 
@@ -452,54 +495,31 @@ func closed(ch <-chan struct{}) bool {
 	}
 }
 
-func (m *Model) pendingAsk(id int) *serverAsk {
-	for _, q := range m.asks {
-		if q.id == id {
-			return q
-		}
-	}
-	return nil
-}
-
-func (m *Model) dropAsk(id int) {
-	for i, q := range m.asks {
-		if q.id == id {
-			m.asks = append(m.asks[:i], m.asks[i+1:]...)
-			break
-		}
-	}
-	m.hdr.waiting = len(m.asks)
-}
-
 // afterAsk shows the next waiting request, or closes the dialog.
 func (m *Model) afterAsk() {
-	if m.overlay != overlayAsk {
+	if m.overlay != m.asks.dialog {
 		return
 	}
-	if len(m.asks) > 0 {
+	if len(m.asks.queue) > 0 {
 		m.openAsk()
 		return
 	}
-	m.overlay = overlayNone
-	m.ask.q = nil
+	m.overlay = nil
+	m.asks.dialog.q = nil
 }
 
 // openAsk shows the oldest waiting request (it stays shown if it already is).
-func (m *Model) openAsk() {
-	q := m.asks[0]
-	if m.ask.q != q {
-		m.ask.open(q, m.openCallNote())
+func (m *Model) openAsk() tea.Cmd {
+	if len(m.asks.queue) == 0 {
+		m.setStatus("the server is not waiting for an answer", false)
+		return nil
 	}
-	m.overlay = overlayAsk
-}
-
-// openCallNote names the newest call still waiting for its response: the
-// one the server's request most likely belongs to.
-func (m *Model) openCallNote() string {
-	for i := len(m.calls) - 1; i >= 0; i-- {
-		if c := m.calls[i]; !c.done {
-			return fmt.Sprintf("call #%d %s", c.id, c.tool)
-		}
+	d := m.asks.dialog
+	if q := m.asks.queue[0]; d.q != q {
+		r := m.overlayContent()
+		d.setSize(r.w, r.h)
+		d.open(q, m.calls().openNote())
 	}
-	return ""
+	m.openOverlay(d)
+	return nil
 }

@@ -173,7 +173,7 @@ func TestFlowLogLevelNotInTheStatelessEra(t *testing.T) {
 // is checked against the requested schema as it is typed, a violation needs
 // a second ctrl+s, and the answer names the request it answers.
 func TestAskDialogChecksElicitedContent(t *testing.T) {
-	d := newAskDialog(newStyles(true))
+	d := newAskDialog(newStyles(true), &outbox{})
 	d.setSize(80, 20)
 	q := &serverAsk{id: 7, from: session.ServerRequest{Method: "elicitation/create", ID: "3"},
 		elicit: &mcp.ElicitParams{Message: "Who are you?", RequestedSchema: map[string]any{
@@ -189,23 +189,23 @@ func TestAskDialogChecksElicitedContent(t *testing.T) {
 	}
 	d.edit.setValue(`{"name": "Ada", "age": -3`)
 	d.edit.cursorEnd()
-	d.update(press("}")[0])
+	keys(d, "}")
 	if !strings.Contains(screen(d.view()), "/age: minimum: got -3, want 0") {
 		t.Errorf("the violation is not listed:\n%s", screen(d.view()))
 	}
-	d.update(press("ctrl+s")[0])
+	keys(d, "ctrl+s")
 	if len(d.out.msgs) != 1 {
 		t.Fatalf("the first ctrl+s on violating content queued %v, want one status line", d.out.msgs)
 	}
 	if _, ok := d.out.msgs[0].(statusMsg); !ok {
 		t.Fatalf("the first ctrl+s queued %#v, want a statusMsg asking to confirm", d.out.msgs[0])
 	}
-	d.update(press("ctrl+s")[0])
+	keys(d, "ctrl+s")
 	ans, ok := d.out.msgs[1].(answerAskMsg)
 	if !ok || ans.id != 7 || ans.answer.elicit == nil || ans.answer.elicit.Action != "accept" || ans.answer.elicit.Content["name"] != "Ada" {
 		t.Fatalf("the second ctrl+s queued %#v, want an accept for request 7 with the content", d.out.msgs[1])
 	}
-	d.update(press("ctrl+g")[0])
+	keys(d, "ctrl+g")
 	if ans := d.out.msgs[2].(answerAskMsg); ans.answer.elicit.Action != "cancel" {
 		t.Errorf("ctrl+g answered %q, want cancel", ans.answer.elicit.Action)
 	}

@@ -44,11 +44,11 @@ func bigResult(size int) []byte {
 }
 
 func BenchmarkFramesPaneView100k(b *testing.B) {
-	p := newFramesPane(newStyles(true), bigLog(100_000))
+	p := newFramesPane(testEnv(bigLog(100_000)))
 	p.setSize(120, 40)
 	p.setFocus(true)
-	p.sel = 50_000
-	p.keepVisible()
+	p.list.sel = 50_000
+	p.list.keepVisible(p.count())
 	p.syncBody()
 	for b.Loop() {
 		_ = p.view()
@@ -75,7 +75,7 @@ func BenchmarkLargeResultFirstScreen10MB(b *testing.B) {
 		c := largeCall(result)
 		c.rendering = c.responseSize() > largeResult
 		calls := []*call{c}
-		p := newResultPane(newStyles(true), &calls)
+		p := newResultPane(envWith(calls...))
 		p.setSize(60, 30)
 		p.show(1)
 		_ = p.view()
@@ -90,7 +90,7 @@ func BenchmarkLargeResultRender10MB(b *testing.B) {
 	for b.Loop() {
 		c := largeCall(result)
 		calls := []*call{c}
-		p := newResultPane(newStyles(true), &calls)
+		p := newResultPane(envWith(calls...))
 		p.setSize(60, 30)
 		p.show(1)
 		_ = p.view()
@@ -101,12 +101,12 @@ func BenchmarkLargeResultRender10MB(b *testing.B) {
 func BenchmarkLargeResultScroll10MB(b *testing.B) {
 	c := largeCall(bigResult(10 << 20))
 	calls := []*call{c}
-	p := newResultPane(newStyles(true), &calls)
+	p := newResultPane(envWith(calls...))
 	p.setSize(60, 30)
 	p.show(1)
 	k := tea.KeyPressMsg{Code: tea.KeyPgDown}
 	for b.Loop() {
-		p.update(k)
+		pressKey(p.actions(), p.typing(), p.update, k)
 		_ = p.view()
 	}
 }
@@ -117,7 +117,7 @@ func BenchmarkOpenLargeFrame10MB(b *testing.B) {
 	log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: resp})
 	b.SetBytes(int64(len(resp)))
 	for b.Loop() {
-		p := newFramesPane(newStyles(true), log)
+		p := newFramesPane(testEnv(log))
 		p.setSize(120, 40)
 		_ = p.view()
 	}
@@ -135,11 +135,11 @@ func BenchmarkKeypressNextScreen100k(b *testing.B) {
 }
 
 func BenchmarkFilterChange100k(b *testing.B) {
-	p := newFramesPane(newStyles(true), bigLog(100_000))
+	p := newFramesPane(testEnv(bigLog(100_000)))
 	p.setSize(120, 40)
 	k := tea.KeyPressMsg{Code: 'd', Text: "d"}
 	for b.Loop() {
-		p.update(k)
+		pressKey(p.actions(), p.typing(), p.update, k)
 		_ = p.view()
 	}
 }
@@ -149,11 +149,24 @@ func TestLargeResultScrollsToEnd(t *testing.T) {
 	c := &call{id: 1, tool: "t", args: "{}"}
 	c.finish(&session.Exchange{Result: result}, nil)
 	calls := []*call{c}
-	p := newResultPane(newStyles(true), &calls)
+	p := newResultPane(envWith(calls...))
 	p.setSize(60, 20)
 	p.show(1)
-	p.update(tea.KeyPressMsg{Code: tea.KeyEnd})
-	if v := p.view(); !strings.Contains(v, "]") {
+	if v := p.view(); hasLine(v, "]") {
+		t.Fatalf("the first screen of a 1 MB result already shows its end:\n%s", v)
+	}
+	keys(p, "end")
+	if v := p.view(); !hasLine(v, "]") {
 		t.Errorf("the end of a 1 MB result does not show its closing bracket:\n%s", v)
 	}
+}
+
+// hasLine reports whether a line of s is want, spaces aside.
+func hasLine(s, want string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) == want {
+			return true
+		}
+	}
+	return false
 }

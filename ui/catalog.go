@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session"
 )
 
 // The root's side of the resources and prompts panes: listing them when
@@ -20,42 +20,44 @@ import (
 // is shown with a session open: servers without them are not sent
 // requests nobody asked for.
 func (m *Model) listOnOpen() tea.Cmd {
-	switch {
+	switch r := m.resources(); {
 	case m.session() == nil:
-	case m.focus == paneResources && m.res.showTemplates:
-		if !m.res.templates.listed {
+	case m.focus == paneResources && r.showTemplates:
+		if !r.templates.listed {
 			return m.relistTemplates("opened")
 		}
-	case m.focus == paneResources && !m.res.listed:
+	case m.focus == paneResources && !r.listed:
 		return m.relist(paneResources, "opened")
-	case m.focus == panePrompts && !m.prompts.listed:
+	case m.focus == panePrompts && !m.prompts().listed:
 		return m.relist(panePrompts, "opened")
 	}
 	return nil
 }
 
-// relist sends resources/list or prompts/list (every page), or for a
-// refresh of the resources pane showing its templates,
+// relist sends tools/list, resources/list or prompts/list (every page),
+// or for a refresh of the resources pane showing its templates,
 // resources/templates/list.
 func (m *Model) relist(id paneID, reason string) tea.Cmd {
 	s := m.session()
-	if s == nil {
+	switch {
+	case s == nil:
 		return nil
-	}
-	if id == paneResources && reason == "refresh" && m.res.showTemplates {
+	case id == paneTools:
+		m.tools().startListing()
+		m.setStatus("re-listing tools (tools/list on the wire)…", false)
+		return listTools(m.ctx, s, m.conn().timeout, reason)
+	case id == paneResources && reason == "refresh" && m.resources().showTemplates:
 		return m.relistTemplates(reason)
 	}
 	if reason != "opened" {
 		m.setStatus(fmt.Sprintf("re-listing %s (%s/list on the wire)…", lowerName(id), lowerName(id)), false)
 	}
 	if id == panePrompts {
-		m.prompts.listed, m.prompts.loading = true, true
-		m.prompts.syncDetail(true)
-		return listPrompts(m.ctx, s, m.cfg.Timeout, reason)
+		m.prompts().startListing()
+		return listPrompts(m.ctx, s, m.conn().timeout, reason)
 	}
-	m.res.listed, m.res.loading = true, true
-	m.res.syncDetail(true)
-	return listResources(m.ctx, s, m.cfg.Timeout, reason)
+	m.resources().startListing()
+	return listResources(m.ctx, s, m.conn().timeout, reason)
 }
 
 // relistTemplates sends resources/templates/list (every page).
@@ -67,9 +69,8 @@ func (m *Model) relistTemplates(reason string) tea.Cmd {
 	if reason != "opened" {
 		m.setStatus("re-listing resource templates (resources/templates/list on the wire)…", false)
 	}
-	m.res.templates.listed, m.res.templates.loading = true, true
-	m.res.templates.syncDetail(true)
-	return listTemplates(m.ctx, s, m.cfg.Timeout, reason)
+	m.resources().templates.startListing()
+	return listTemplates(m.ctx, s, m.conn().timeout, reason)
 }
 
 func lowerName(id paneID) string {
@@ -79,43 +80,50 @@ func lowerName(id paneID) string {
 	return "resources"
 }
 
-// listed takes in a resources/list or prompts/list.
-func (m *Model) listed(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case resourcesListedMsg:
-		if msg.err != nil {
-			m.res.setError(msg.err)
-			return nil
-		}
-		m.res.setResources(msg.raw)
-		if msg.reason != "opened" {
-			m.setStatus("resources re-listed ("+msg.reason+"): "+m.res.note, false)
-		}
-	case templatesListedMsg:
-		if msg.err != nil {
-			m.res.templates.setError(msg.err)
-			return nil
-		}
-		m.res.setTemplates(msg.raw)
-		if msg.reason != "opened" {
-			m.setStatus("resource templates re-listed ("+msg.reason+"): "+m.res.templates.note, false)
-		}
-	case promptsListedMsg:
-		if msg.err != nil {
-			m.prompts.setError(msg.err)
-			return nil
-		}
-		m.prompts.setPrompts(msg.raw)
-		if msg.reason != "opened" {
-			m.setStatus("prompts re-listed ("+msg.reason+"): "+m.prompts.note, false)
-		}
-		if m.editor.prompt {
-			if p := m.prompts.prompt(m.editor.tool); p != nil {
-				m.editor.setSchema(p.schema())
-			}
+func (m *Model) resourcesListed(msg resourcesListedMsg) tea.Cmd {
+	r := m.resources()
+	if msg.err != nil {
+		r.setError(msg.err)
+		return nil
+	}
+	r.setResources(msg.raw)
+	if msg.reason != "opened" {
+		m.setStatus("resources re-listed ("+msg.reason+"): "+r.note, false)
+	}
+	m.resize(m.lay.width, m.lay.height)
+	return nil
+}
+
+func (m *Model) templatesListed(msg templatesListedMsg) tea.Cmd {
+	r := m.resources()
+	if msg.err != nil {
+		r.templates.setError(msg.err)
+		return nil
+	}
+	r.setTemplates(msg.raw)
+	if msg.reason != "opened" {
+		m.setStatus("resource templates re-listed ("+msg.reason+"): "+r.templates.note, false)
+	}
+	m.resize(m.lay.width, m.lay.height)
+	return nil
+}
+
+func (m *Model) promptsListed(msg promptsListedMsg) tea.Cmd {
+	p := m.prompts()
+	if msg.err != nil {
+		p.setError(msg.err)
+		return nil
+	}
+	p.setPrompts(msg.raw)
+	if msg.reason != "opened" {
+		m.setStatus("prompts re-listed ("+msg.reason+"): "+p.note, false)
+	}
+	if e := m.editor(); e.prompt {
+		if d := p.prompt(e.tool); d != nil {
+			e.setSchema(d.schema())
 		}
 	}
-	m.resize(m.width, m.height)
+	m.resize(m.lay.width, m.lay.height)
 	return nil
 }
 
@@ -123,9 +131,9 @@ func (m *Model) listed(msg tea.Msg) tea.Cmd {
 // when the server says they changed, if they were listed already: a pane
 // nobody opened is not listed for the server's sake.
 func (m *Model) listChanged(msg listChangedMsg) tea.Cmd {
-	ch, listed := m.resourcesChanged, m.res.listed
+	ch, listed := m.conn().resourcesChanged, m.resources().listed
 	if msg.pane == panePrompts {
-		ch, listed = m.promptsChanged, m.prompts.listed
+		ch, listed = m.conn().promptsChanged, m.prompts().listed
 	}
 	cmds := []tea.Cmd{waitListChanged(m.ctx, ch, msg.pane)}
 	if m.session() == nil {
@@ -134,62 +142,43 @@ func (m *Model) listChanged(msg listChangedMsg) tea.Cmd {
 	if listed {
 		cmds = append(cmds, m.relist(msg.pane, "list_changed"))
 	}
-	if msg.pane == paneResources && m.res.templates.listed {
+	if msg.pane == paneResources && m.resources().templates.listed {
 		cmds = append(cmds, m.relistTemplates("list_changed"))
 	}
 	return tea.Batch(cmds...)
 }
 
-// catalogCall handles a resource to read and a prompt to prepare or get.
-func (m *Model) catalogCall(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case choosePromptMsg:
-		p := m.prompts.prompt(msg.name)
-		if p == nil {
-			return nil
-		}
-		fresh := p.prefill()
-		m.editor.loadPrompt(p.Name, p.schema(), fresh, fresh, len(m.calls))
-		m.setFocus(paneEditor)
-		return m.editor.startEditing()
-	case readResourceMsg:
-		return m.start(&call{method: methodReadResource, tool: msg.uri}, func(ctx context.Context, c *call) tea.Cmd {
-			return readResource(ctx, m.session(), m.cfg.Timeout, c.id, c.tool)
-		})
-	case getPromptMsg:
-		args, err := promptArguments(msg.args)
-		if err != nil {
-			m.setStatus(fmt.Sprintf("cannot send prompts/get %s: %v", msg.name, err), true)
-			return nil
-		}
-		return m.start(&call{method: methodGetPrompt, tool: msg.name, args: msg.args, violations: msg.violations}, func(ctx context.Context, c *call) tea.Cmd {
-			return getPrompt(ctx, m.session(), m.cfg.Timeout, c.id, c.tool, args)
-		})
-	}
-	return nil
-}
-
-// start records a call that is not a tools/call, shows it in the result
-// pane and sends it.
-func (m *Model) start(c *call, send func(context.Context, *call) tea.Cmd) tea.Cmd {
-	if m.session() == nil {
-		m.setStatus("not connected: nothing can be sent (r retries)", true)
+// choosePrompt prepares a prompts/get of the chosen prompt in the editor.
+func (m *Model) choosePrompt(msg choosePromptMsg) tea.Cmd {
+	p := m.prompts().prompt(msg.name)
+	if p == nil {
 		return nil
 	}
-	m.nextID++
-	c.id, c.sent = m.nextID, time.Now()
-	m.calls = append(m.calls, c)
-	m.editor.histPos = len(m.calls)
-	m.result.show(c.id)
-	m.followCall()
-	ctx, cancel := context.WithCancelCause(m.ctx)
-	c.cancel = cancel
-	if m.lay.tabs {
-		// One pane at a time: the reply is what the user waits for.
-		m.setFocus(paneResult)
+	fresh := p.prefill()
+	m.editor().loadPrompt(p.Name, p.schema(), fresh, fresh, len(m.calls().list))
+	m.setFocus(paneEditor)
+	return m.editor().startEditing()
+}
+
+// readResource sends resources/read for a URI, exactly as given.
+func (m *Model) readResource(msg readResourceMsg) tea.Cmd {
+	c := &call{method: methodReadResource, tool: msg.uri}
+	return m.startCall(c, func(ctx context.Context, s *session.Session) tea.Cmd {
+		return readResource(ctx, s, m.conn().timeout, c.id, c.tool)
+	})
+}
+
+// getPrompt sends prompts/get with the typed arguments.
+func (m *Model) getPrompt(msg getPromptMsg) tea.Cmd {
+	args, err := promptArguments(msg.args)
+	if err != nil {
+		m.setStatus(fmt.Sprintf("cannot send prompts/get %s: %v", msg.name, err), true)
+		return nil
 	}
-	m.setStatus(fmt.Sprintf("call #%d: %s sent (ctrl+x cancels it)", c.id, c.title()), false)
-	return send(ctx, c)
+	c := &call{method: methodGetPrompt, tool: msg.name, args: msg.args, violations: msg.violations}
+	return m.startCall(c, func(ctx context.Context, s *session.Session) tea.Cmd {
+		return getPrompt(ctx, s, m.conn().timeout, c.id, c.tool, args)
+	})
 }
 
 // promptArguments reads the typed arguments as prompts/get's string map.
@@ -224,25 +213,19 @@ func promptArguments(text string) (map[string]string, error) {
 func (m *Model) editCatalogCall(c *call, edit bool) tea.Cmd {
 	if c.method == methodReadResource {
 		m.setFocus(paneResources)
-		m.res.editURI(c.tool)
+		m.resources().editURI(c.tool)
 		m.setStatus(fmt.Sprintf("URI of call #%d loaded: edit it, enter reads it", c.id), false)
 		return nil
 	}
 	var schema json.RawMessage
 	fresh := "{}"
-	if p := m.prompts.prompt(c.tool); p != nil {
+	if p := m.prompts().prompt(c.tool); p != nil {
 		schema, fresh = p.schema(), p.prefill()
 	}
-	pos := 0
-	for i, x := range m.calls {
-		if x.id == c.id {
-			pos = i
-		}
-	}
-	m.editor.loadPrompt(c.tool, schema, c.args, fresh, pos)
+	m.editor().loadPrompt(c.tool, schema, c.args, fresh, m.calls().index(c.id))
 	m.setFocus(paneEditor)
 	if edit {
-		m.editor.startEditing()
+		m.editor().startEditing()
 	}
 	m.setStatus(fmt.Sprintf("arguments of call #%d loaded: edit, then ctrl+s sends prompts/get again", c.id), false)
 	return nil

@@ -33,25 +33,23 @@ func TestResourcesPane(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resources/list on the demo server: %v", err)
 	}
-	p := newResourcesPane(newStyles(true))
+	p := newResourcesPane(testEnv(nil))
 	p.setSize(60, 20)
 	p.setFocus(true)
 	p.listed = true
 	p.setResources(raw)
 	golden.RequireEqual(t, screen(p.view()))
 
-	p.update(press("enter")[0])
+	keys(p, "enter")
 	if len(p.out.msgs) != 1 || p.out.msgs[0] != (readResourceMsg{uri: "demo://readme"}) {
 		t.Fatalf("enter queued %v, want readResourceMsg{demo://readme}", p.out.msgs)
 	}
 	// u opens an empty URI field; what is typed is sent exactly, wrong or not.
-	for _, m := range press("u", "demo://nope ") {
-		p.update(m)
-	}
+	keys(p, "u", "demo://nope ")
 	if !p.typing() {
 		t.Fatalf("after u the pane does not take text: the URI field is not open")
 	}
-	p.update(press("enter")[0])
+	keys(p, "enter")
 	if len(p.out.msgs) != 2 || p.out.msgs[1] != (readResourceMsg{uri: "demo://nope "}) {
 		t.Errorf("u, a typed URI and enter queued %v, want readResourceMsg{%q} (exactly as typed)", p.out.msgs, "demo://nope ")
 	}
@@ -63,13 +61,13 @@ func TestPromptsPane(t *testing.T) {
 	if err != nil {
 		t.Fatalf("prompts/list on the demo server: %v", err)
 	}
-	p := newPromptsPane(newStyles(true))
+	p := newPromptsPane(testEnv(nil))
 	p.setSize(60, 24)
 	p.setFocus(true)
 	p.listed = true
 	p.setPrompts(raw)
 	golden.RequireEqual(t, screen(p.view()))
-	p.update(press("enter")[0])
+	keys(p, "enter")
 	if len(p.out.msgs) != 1 || p.out.msgs[0] != (choosePromptMsg{name: "triage_report"}) {
 		t.Fatalf("enter queued %v, want choosePromptMsg{triage_report}", p.out.msgs)
 	}
@@ -86,12 +84,12 @@ func TestPromptsPane(t *testing.T) {
 func TestPromptEditor(t *testing.T) {
 	tr := promptInfo{Name: "triage_report", Arguments: []promptArg{{Name: "customer", Required: true, Description: "the customer"}, {Name: "symptom"}}}
 	calls := []*call{}
-	e := newEditorPane(newStyles(true), &calls)
+	e := newEditorPane(envWith(calls...))
 	e.setSize(60, 14)
 	e.loadPrompt(tr.Name, tr.schema(), "{\n  \"symptom\": \"no orders\"\n}", tr.prefill(), 0)
 	golden.RequireEqual(t, screen(e.view()))
-	e.update(press("ctrl+s")[0])
-	e.update(press("ctrl+s")[0])
+	keys(e, "ctrl+s")
+	keys(e, "ctrl+s")
 	if len(e.out.msgs) != 2 {
 		t.Fatalf("two ctrl+s queued %d messages, want a confirmation and a send", len(e.out.msgs))
 	}
@@ -99,7 +97,7 @@ func TestPromptEditor(t *testing.T) {
 	if !ok || got.name != "triage_report" || got.args != "{\n  \"symptom\": \"no orders\"\n}" || len(got.violations) != 1 {
 		t.Errorf("the second ctrl+s queued %#v, want getPromptMsg with the typed arguments and 1 violation", e.out.msgs[1])
 	}
-	e.update(press("ctrl+r")[0])
+	keys(e, "ctrl+r")
 	if e.value() != tr.prefill() || !e.prompt {
 		t.Errorf("ctrl+r reset the prompt's arguments to %q (prompt mode %v), want %q", e.value(), e.prompt, tr.prefill())
 	}
@@ -147,7 +145,7 @@ func catalogResult(t *testing.T, c *call, send func(s *session.Session) (*sessio
 	ex.Request, ex.Response, ex.Latency = &req, &resp, 1500*time.Microsecond
 	c.finish(ex, err)
 	calls := []*call{c}
-	p := newResultPane(newStyles(true), &calls)
+	p := newResultPane(envWith(calls...))
 	p.setSize(70, 30)
 	p.show(c.id)
 	return screen(p.view())
@@ -278,39 +276,37 @@ func TestResourceTemplatesPane(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resources/templates/list on server-everything: %v", err)
 	}
-	p := newResourcesPane(newStyles(true))
+	p := newResourcesPane(testEnv(nil))
 	p.setSize(60, 20)
 	p.setFocus(true)
-	if !hasHelp(p.help(), "t", "resource templates") {
-		t.Errorf("the resources' help lacks t (resource templates): %v", p.help())
+	if !hasHelp(helpOf(p), "t", "resource templates") {
+		t.Errorf("the resources' help lacks t (resource templates): %v", helpOf(p))
 	}
-	p.update(press("t")[0])
+	keys(p, "t")
 	if len(p.out.msgs) != 1 || p.out.msgs[0] != (listTemplatesMsg{}) {
 		t.Fatalf("t queued %v, want listTemplatesMsg{} (the templates were never listed)", p.out.msgs)
 	}
 	p.templates.listed = true
 	p.setTemplates(raw)
 	golden.RequireEqual(t, screen(p.view()))
-	if !hasHelp(p.help(), "t", "back to the resources") {
-		t.Errorf("the templates' help lacks t (back to the resources): %v", p.help())
+	if !hasHelp(helpOf(p), "t", "back to the resources") {
+		t.Errorf("the templates' help lacks t (back to the resources): %v", helpOf(p))
 	}
 
-	p.update(press("down")[0])
-	p.update(press("enter")[0])
+	keys(p, "down")
+	keys(p, "enter")
 	if !p.typing() || p.uri.value() != "demo://resource/dynamic/blob/{resourceId}" {
 		t.Fatalf("enter on the second template: typing %v, URI field %q; want the field open with its uriTemplate", p.typing(), p.uri.value())
 	}
 	if len(p.out.msgs) != 1 {
 		t.Fatalf("enter on a template queued %v: nothing may be sent before the URI is filled in", p.out.msgs[1:])
 	}
-	for _, m := range press(append(backspaces(len("{resourceId}")), "7")...) {
-		p.update(m)
-	}
-	p.update(press("enter")[0])
+	keys(p, append(backspaces(len("{resourceId}")), "7")...)
+	keys(p, "enter")
 	if len(p.out.msgs) != 2 || p.out.msgs[1] != (readResourceMsg{uri: "demo://resource/dynamic/blob/7"}) {
 		t.Errorf("filling in the template and enter queued %v, want readResourceMsg{demo://resource/dynamic/blob/7}", p.out.msgs[1:])
 	}
-	p.update(press("t")[0])
+	keys(p, "t")
 	if p.showTemplates || len(p.out.msgs) != 2 {
 		t.Errorf("t again: showTemplates %v, queued %v; want the resources back and nothing sent", p.showTemplates, p.out.msgs[2:])
 	}

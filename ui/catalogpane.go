@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -65,6 +64,14 @@ type catalogKind[T any] struct {
 
 func (c *catalog[T]) plural() string { return c.kind.noun + "s" }
 
+// titled is a pane's name with the number listed, once it is known.
+func (c *catalog[T]) titled(name string) string {
+	if c.listed && !c.loading && c.err == nil {
+		return fmt.Sprintf("%s (%d)", name, len(c.items))
+	}
+	return name
+}
+
 // method is the list method on the wire.
 func (c *catalog[T]) method() string {
 	if c.kind.method != "" {
@@ -123,54 +130,55 @@ func (c *catalog[T]) setSize(w, h int) {
 	c.width, c.height = w, h
 	c.list.height = catalogListHeight(len(c.items), h)
 	c.list.keepVisible(len(c.items))
-	c.detail.setSize(w, max(h-c.list.height-2, 0))
+	c.detail.setSize(w, max(h-c.list.height-chromeRows(c.status(), c.rule()), 0))
 	c.syncDetail(false)
 }
 
-// browse handles the keys that only look: moving in the list, raw JSON,
-// scrolling the details. It reports whether k was one of them; what enter
-// does is the pane's.
-func (c *catalog[T]) browse(k tea.KeyPressMsg) bool {
-	if c.list.move(c.keys.scrollKeys, k, len(c.items)) {
-		c.syncDetail(false)
-		return true
-	}
-	switch {
-	case key.Matches(k, c.keys.Raw):
-		c.raw = !c.raw
-		c.syncDetail(true)
-	case key.Matches(k, c.keys.DetailUp):
-		c.detail.scroll(-3)
-	case key.Matches(k, c.keys.DetailDown):
-		c.detail.scroll(3)
-	default:
-		return false
-	}
-	return true
+// reset forgets the listing of an earlier session: a new one has begun,
+// whose server declares the capability (declared) or not.
+func (c *catalog[T]) reset(declared bool) {
+	c.undeclared, c.listed = !declared, false
+	c.syncDetail(true)
 }
 
-func (c *catalog[T]) wheel(dy, y int) {
-	if y < c.list.height+1 {
-		c.list.sel += dy
-		c.list.keepVisible(len(c.items))
-		c.syncDetail(false)
+// startListing shows that the */list is on its way.
+func (c *catalog[T]) startListing() {
+	c.listed, c.loading = true, true
+	c.syncDetail(true)
+}
+
+func (c *catalog[T]) rule() string { return c.st.muted.Render(strings.Repeat("─", c.width)) }
+
+// browse are the keys that only look: moving in the list, raw JSON,
+// scrolling the details. What enter does is the pane's.
+func (c *catalog[T]) browse() []action {
+	k := c.keys
+	none := "no " + c.kind.noun + " is listed"
+	as := listActions(k.scrollKeys, &c.list, len(c.items), func() { c.syncDetail(false) })
+	return append(as,
+		on(k.Raw, does(func() { c.raw = !c.raw; c.syncDetail(true) })).only(c.selected() != nil, none),
+		on(k.DetailUp, does(func() { c.detail.scroll(-3) })),
+		on(k.DetailDown, does(func() { c.detail.scroll(3) })),
+	)
+}
+
+// relist is R: the listing again, on the wire.
+func (c *catalog[T]) relist(id paneID) action {
+	return on(c.keys.Relist, func() tea.Cmd { return c.out.send(relistMsg{pane: id}) }).labelled("re-list " + c.plural())
+}
+
+// use is what enter does with the selected item.
+func (c *catalog[T]) use(do func(it *T) tea.Cmd) action {
+	it := c.selected()
+	return on(c.keys.Use, func() tea.Cmd { return do(it) }).only(it != nil, "no "+c.kind.noun+" is listed")
+}
+
+func (c *catalog[T]) wheel(msg wheelMsg) {
+	if !c.list.wheel(msg, len(c.items)) {
+		c.detail.scroll(msg.dy)
 		return
 	}
-	c.detail.scroll(dy * 3)
-}
-
-func (c *catalog[T]) help() []key.Binding { return c.helpWith() }
-
-// helpWith lists the catalog's bindings with the pane's own (extra) after
-// enter's, beside the other things to do with the selected item.
-func (c *catalog[T]) helpWith(extra ...key.Binding) []key.Binding {
-	k := c.keys
-	has := c.selected() != nil
-	k.Use.SetEnabled(has)
-	k.Raw.SetEnabled(has)
-	out := append(k.list(), k.Use)
-	out = append(out, extra...)
-	return append(out, k.Raw, k.DetailUp, k.DetailDown)
+	c.syncDetail(false)
 }
 
 func (c *catalog[T]) syncDetail(force bool) {

@@ -21,10 +21,21 @@ import (
 // goroutine and answers with one message from messages.go; none of them
 // touches the model.
 
+// run is how every command here is made: f runs off the UI goroutine and
+// answers with a routed message (or nil), so no reply can lack a handler.
+func run(f func() routed) tea.Cmd {
+	return func() tea.Msg {
+		if r := f(); r != nil {
+			return r
+		}
+		return nil
+	}
+}
+
 // connect opens the session. A session that opens after the UI quit (ctx
 // done) is closed at once so its server does not outlive jig.
 func connect(ctx context.Context, opts session.Options, timeout time.Duration, attempt int) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		s, err := session.Open(cctx, opts)
@@ -36,67 +47,67 @@ func connect(ctx context.Context, opts session.Options, timeout time.Duration, a
 			return connectFailedMsg{attempt: attempt, err: ctx.Err()}
 		}
 		return connectedMsg{attempt: attempt, s: s}
-	}
+	})
 }
 
 // listTools lists every tool; it always goes to the wire.
 func listTools(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		raw, typed, err := s.ListTools(cctx)
 		return toolsListedMsg{reason: reason, raw: raw, typed: typed, err: err}
-	}
+	})
 }
 
 // listResources lists every resource, across all pages.
 func listResources(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		raw, err := s.ListResources(cctx)
 		return resourcesListedMsg{reason: reason, raw: raw, err: err}
-	}
+	})
 }
 
 // listTemplates lists every resource template, across all pages.
 func listTemplates(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		raw, err := s.ListResourceTemplates(cctx)
 		return templatesListedMsg{reason: reason, raw: raw, err: err}
-	}
+	})
 }
 
 // listPrompts lists every prompt, across all pages.
 func listPrompts(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		raw, err := s.ListPrompts(cctx)
 		return promptsListedMsg{reason: reason, raw: raw, err: err}
-	}
+	})
 }
 
 // readResource sends resources/read for uri; the reply is call id's.
 func readResource(ctx context.Context, s *session.Session, timeout time.Duration, id int, uri string) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		ex, err := s.ReadResource(cctx, uri)
 		return callDoneMsg{id: id, ex: ex, err: err}
-	}
+	})
 }
 
 // getPrompt sends prompts/get; the reply is call id's.
 func getPrompt(ctx context.Context, s *session.Session, timeout time.Duration, id int, name string, args map[string]string) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		ex, err := s.GetPrompt(cctx, name, args)
 		return callDoneMsg{id: id, ex: ex, err: err}
-	}
+	})
 }
 
 // callTool sends tools/call with args exactly as typed. ctx is the call's
@@ -104,7 +115,7 @@ func getPrompt(ctx context.Context, s *session.Session, timeout time.Duration, i
 // progress, the call carries a progress token and each notification is
 // handed to the progress channel without blocking the SDK.
 func callTool(ctx context.Context, s *session.Session, timeout time.Duration, id int, name, args string, progress chan<- progressMsg) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		var opts session.CallOptions
@@ -118,75 +129,73 @@ func callTool(ctx context.Context, s *session.Session, timeout time.Duration, id
 		}
 		ex, err := s.CallToolWith(cctx, name, json.RawMessage(args), opts)
 		return callDoneMsg{id: id, ex: ex, err: err}
-	}
+	})
 }
 
 // waitProgress reports the next progress notification of any call.
 func waitProgress(ctx context.Context, ch <-chan progressMsg) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		select {
 		case p := <-ch:
 			return p
 		case <-ctx.Done():
 			return nil
 		}
-	}
+	})
 }
 
 // waitAsk reports the next request the server sent for a human to answer.
 func waitAsk(ctx context.Context, a *asker) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		select {
 		case q := <-a.ch:
 			return serverAskMsg{q: q}
 		case <-ctx.Done():
 			return nil
 		}
-	}
+	})
 }
 
 // waitAskDone reports when the hook waiting on q has returned.
 func waitAskDone(q *serverAsk) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		<-q.done
 		return askDoneMsg{id: q.id}
-	}
+	})
 }
 
 // setLogLevel sends logging/setLevel.
 func setLogLevel(ctx context.Context, s *session.Session, timeout time.Duration, level string) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		return logLevelSetMsg{level: level, err: s.SetLogLevel(cctx, level)}
-	}
+	})
 }
 
 // renderCall renders a large result off the UI goroutine.
 func renderCall(c *call) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		d, partial := c.render()
 		return renderedMsg{id: c.id, doc: d, partial: partial}
-	}
+	})
 }
 
 // indexTools reads which tool each tools/call request in frames [from, to)
-// names, off the UI goroutine, so a tool= filter or the timeline on a long
-// recording finds them read already. It reads only those requests' bodies.
-func indexTools(ctx context.Context, r frames.Reader, from, to int) tea.Cmd {
-	return func() tea.Msg {
-		names := map[int]string{}
-		for i := from; i < to; i++ {
-			if ctx.Err() != nil {
-				return nil
-			}
-			if f := r.Frame(i); f.Kind != frames.KindRequest || f.Method != "tools/call" {
-				continue
-			}
-			names[i] = toolNameOf(r, i)
+// names (the frames pane runs it off the UI goroutine, as its own command).
+// It reads only those requests' bodies.
+func indexTools(ctx context.Context, r frames.Reader, from, to int) tea.Msg {
+	names := map[int]string{}
+	for i := from; i < to; i++ {
+		if ctx.Err() != nil {
+			return nil
 		}
-		return toolsIndexedMsg{names: names}
+		if f := r.Frame(i); f.Kind != frames.KindRequest || f.Method != "tools/call" {
+			continue
+		}
+		names[i] = toolNameOf(r, i)
 	}
+	return toolsIndexedMsg{names: names}
 }
 
 // A waiter is a frame source that can block until it grows (a live
@@ -198,45 +207,45 @@ type waiter interface {
 // waitFrames re-arms after every framesMsg: it reports when the log holds
 // more than n frames.
 func waitFrames(ctx context.Context, w waiter, n int) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		got, err := w.Wait(ctx, n)
 		if err != nil {
 			return nil
 		}
 		return framesMsg{n: got}
-	}
+	})
 }
 
 // waitToolsChanged reports the next notifications/tools/list_changed.
 func waitToolsChanged(ctx context.Context, ch <-chan struct{}) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		select {
 		case <-ch:
 			return toolsChangedMsg{}
 		case <-ctx.Done():
 			return nil
 		}
-	}
+	})
 }
 
 // waitListChanged reports the next notifications/resources/list_changed
 // (pane paneResources) or prompts/list_changed (panePrompts).
 func waitListChanged(ctx context.Context, ch <-chan struct{}, pane paneID) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		select {
 		case <-ch:
 			return listChangedMsg{pane: pane}
 		case <-ctx.Done():
 			return nil
 		}
-	}
+	})
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // write saves data in dir under a name that does not exist yet.
 func write(dir, name string, data []byte) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		base := unsafeName.ReplaceAllString(name, "_")
 		for i := 0; i < 1000; i++ {
 			p := filepath.Join(dir, base+".json")
@@ -263,7 +272,7 @@ func write(dir, name string, data []byte) tea.Cmd {
 			return savedMsg{path: p}
 		}
 		return savedMsg{err: fmt.Errorf("write %s in %s: too many files with that name", base, dir)}
-	}
+	})
 }
 
 // buildPin builds the fixture for a call with replay.Pin, unless have is
@@ -271,7 +280,7 @@ func write(dir, name string, data []byte) tea.Cmd {
 // read-only tool once more to see which values vary: real traffic, which
 // the frames pane shows like any other.
 func buildPin(ctx context.Context, cancel context.CancelFunc, s *session.Session, ex *session.Exchange, opts replay.PinOptions, path string, have *fixture.Fixture, token int) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		defer cancel()
 		f := have
 		if f == nil {
@@ -286,13 +295,13 @@ func buildPin(ctx context.Context, cancel context.CancelFunc, s *session.Session
 		}
 		_, err = os.Stat(path)
 		return pinBuiltMsg{token: token, f: f, abs: abs, exists: err == nil}
-	}
+	})
 }
 
 // savePin saves a reviewed fixture. It refuses to replace an existing file
 // unless overwrite is set; fixture.Save itself refuses secret-shaped values.
 func savePin(f *fixture.Fixture, path string, overwrite bool, token int) tea.Cmd {
-	return func() tea.Msg {
+	return run(func() routed {
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			abs = path
@@ -308,26 +317,26 @@ func savePin(f *fixture.Fixture, path string, overwrite bool, token int) tea.Cmd
 			return pinSavedMsg{token: token, path: path, abs: abs, err: fmt.Errorf("nothing was written to %s: %w", path, err)}
 		}
 		return pinSavedMsg{token: token, path: path, abs: abs}
-	}
+	})
 }
 
 // closeSession ends the session (and stops a stdio server).
 func closeSession(s *session.Session) tea.Cmd {
-	return func() tea.Msg { return closedMsg{err: s.Close()} }
+	return run(func() routed { return closedMsg{err: s.Close()} })
 }
 
 // An outbox carries a pane's requests to the root. The root handles them
 // synchronously, right after the key that caused them, so keys typed ahead
 // (enter on a tool, then the arguments) land where the user expects.
-type outbox struct{ msgs []tea.Msg }
+type outbox struct{ msgs []routed }
 
 // send queues msg for the root; it returns no command, for use in returns.
-func (o *outbox) send(msg tea.Msg) tea.Cmd {
+func (o *outbox) send(msg routed) tea.Cmd {
 	o.msgs = append(o.msgs, msg)
 	return nil
 }
 
-func (o *outbox) take() []tea.Msg {
+func (o *outbox) take() []routed {
 	msgs := o.msgs
 	o.msgs = nil
 	return msgs

@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -133,50 +132,38 @@ func (v *compareView) setSize(w, h int) {
 	v.right.setSize(w-lw-1, max(rest-1, 1))
 }
 
+func (v *compareView) typing() bool { return false }
+
+// update takes the wheel: both results scroll together.
 func (v *compareView) update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	both := func(f func(t *textView)) { f(&v.left); f(&v.right) }
-	switch {
-	case key.Matches(k, v.keys.Close):
-		return v.out.send(closeCompareMsg{})
-	case key.Matches(k, v.keys.Pin) && v.newID > 0:
-		return v.out.send(pinCallMsg{id: v.newID})
-	case key.Matches(k, v.keys.EditAgain) && v.newID > 0:
-		v.out.send(closeCompareMsg{})
-		return v.out.send(editCallMsg{id: v.newID, edit: true})
-	case key.Matches(k, v.keys.SummaryUp):
-		v.summary.scroll(-1)
-	case key.Matches(k, v.keys.SummaryDown):
-		v.summary.scroll(1)
-	case key.Matches(k, v.keys.Up):
-		both(func(t *textView) { t.scroll(-1) })
-	case key.Matches(k, v.keys.Down):
-		both(func(t *textView) { t.scroll(1) })
-	case key.Matches(k, v.keys.PageUp):
-		both(func(t *textView) { t.scroll(-max(t.height-1, 1)) })
-	case key.Matches(k, v.keys.PageDown):
-		both(func(t *textView) { t.scroll(max(t.height-1, 1)) })
-	case key.Matches(k, v.keys.Home):
-		both((*textView).home)
-	case key.Matches(k, v.keys.End):
-		both((*textView).end)
+	if w, ok := msg.(wheelMsg); ok {
+		v.both(func(t *textView) { t.scroll(w.dy) })
 	}
 	return nil
 }
 
-func (v *compareView) wheel(dy int) {
-	v.left.scroll(dy * 3)
-	v.right.scroll(dy * 3)
-}
+func (v *compareView) both(f func(t *textView)) { f(&v.left); f(&v.right) }
 
-func (v *compareView) help() []key.Binding {
+func (v *compareView) actions() []action {
 	k := v.keys
-	k.Pin.SetEnabled(v.newID > 0)
-	k.EditAgain.SetEnabled(v.newID > 0)
-	return []key.Binding{k.Close, k.Pin, k.EditAgain, k.Down, k.SummaryDown}
+	notLive := "the new side is not a call of this session"
+	page := func(d int) func(t *textView) { return func(t *textView) { t.scroll(d * max(t.height-1, 1)) } }
+	return []action{
+		on(k.Close, func() tea.Cmd { return v.out.send(closeOverlayMsg{}) }),
+		on(k.Pin, func() tea.Cmd { return v.out.send(pinCallMsg{id: v.newID}) }).only(v.newID > 0, notLive),
+		on(k.EditAgain, func() tea.Cmd {
+			v.out.send(closeOverlayMsg{})
+			return v.out.send(editCallMsg{id: v.newID, edit: true})
+		}).only(v.newID > 0, notLive),
+		on(k.Down, does(func() { v.both(func(t *textView) { t.scroll(1) }) })),
+		on(k.Up, does(func() { v.both(func(t *textView) { t.scroll(-1) }) })),
+		on(k.PageDown, does(func() { v.both(page(1)) })),
+		on(k.PageUp, does(func() { v.both(page(-1)) })),
+		on(k.Home, does(func() { v.both((*textView).home) })),
+		on(k.End, does(func() { v.both((*textView).end) })),
+		on(k.SummaryDown, does(func() { v.summary.scroll(1) })),
+		on(k.SummaryUp, does(func() { v.summary.scroll(-1) })),
+	}
 }
 
 func (v *compareView) columnTitle(side string, c fixture.Call, w int) string {

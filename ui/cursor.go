@@ -1,44 +1,11 @@
 package ui
 
 import (
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
-// moveCursor moves a list selection sel over n items with the list keys
-// (up, down, a page of page rows, first, last). It reports whether k was one
-// of them, so a pane can go on to its own keys when it was not.
-func moveCursor(keys scrollKeys, k tea.KeyPressMsg, sel, n, page int) (int, bool) {
-	last := max(n-1, 0)
-	switch {
-	case key.Matches(k, keys.Up):
-		return max(sel-1, 0), true
-	case key.Matches(k, keys.Down):
-		return min(sel+1, last), true
-	case key.Matches(k, keys.PageUp):
-		return max(sel-page, 0), true
-	case key.Matches(k, keys.PageDown):
-		return min(sel+page, last), true
-	case key.Matches(k, keys.Home):
-		return 0, true
-	case key.Matches(k, keys.End):
-		return last, true
-	}
-	return sel, false
-}
-
 // A listWindow is the selection in a list and the rows of it on screen.
 type listWindow struct{ sel, top, height int }
-
-// move applies the list keys; it reports whether k was one of them.
-func (w *listWindow) move(keys scrollKeys, k tea.KeyPressMsg, n int) bool {
-	sel, ok := moveCursor(keys, k, w.sel, n, w.height)
-	if ok {
-		w.sel = sel
-		w.keepVisible(n)
-	}
-	return ok
-}
 
 // keepVisible scrolls so that the selection (kept within the n items) is
 // on screen.
@@ -51,4 +18,36 @@ func (w *listWindow) keepVisible(n int) {
 		w.top = w.sel - w.height + 1
 	}
 	w.top = max(min(w.top, n-w.height), 0)
+}
+
+// listActions move a list's selection over n items with the scroll keys;
+// moved runs after each move (to show the selected item's details).
+func listActions(k scrollKeys, w *listWindow, n int, moved func()) []action {
+	to := func(sel func() int) func() tea.Cmd {
+		return does(func() {
+			w.sel = sel()
+			w.keepVisible(n)
+			moved()
+		})
+	}
+	page, last := max(w.height, 1), max(n-1, 0)
+	return []action{
+		on(k.Up, to(func() int { return max(w.sel-1, 0) })),
+		on(k.Down, to(func() int { return min(w.sel+1, last) })),
+		on(k.PageUp, to(func() int { return max(w.sel-page, 0) })),
+		on(k.PageDown, to(func() int { return min(w.sel+page, last) })),
+		on(k.Home, to(func() int { return 0 })),
+		on(k.End, to(func() int { return last })),
+	}
+}
+
+// wheel moves the selection by dy when the wheel is over the list (rows 1
+// to height of the pane, under its head line) and reports whether it was.
+func (w *listWindow) wheel(msg wheelMsg, n int) bool {
+	if msg.y < 1 || msg.y > w.height {
+		return false
+	}
+	w.sel += msg.dy / 3
+	w.keepVisible(n)
+	return true
 }

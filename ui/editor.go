@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -38,8 +37,8 @@ type editorPane struct {
 	empty      []string // required string arguments still "", as the prefill left them
 	confirm    bool     // one ctrl+s was pressed on violating arguments
 
-	calls   *[]*call // the session's calls, newest last (owned by the root)
-	histPos int      // index into *calls being shown, or len(*calls) for the draft
+	env     *paneEnv
+	histPos int // index into the calls being shown, or len(calls) for the draft
 	draft   string
 
 	// progress sends calls with _meta.progressToken: a different request
@@ -50,17 +49,21 @@ type editorPane struct {
 	problems      textView
 	focused       bool
 	width, height int
-	readOnly      bool
 }
 
-func newEditorPane(st *styles, calls *[]*call) *editorPane {
-	ta := newTextEdit(st, false)
+func newEditorPane(env *paneEnv) *editorPane {
+	ta := newTextEdit(env.st, false)
 	ta.numbers = true
 	ta.placeholder = "pick a tool (1, then enter) to start from its input schema"
-	e := &editorPane{st: st, keys: newEditorKeys(), out: &outbox{}, ta: ta, calls: calls}
+	e := &editorPane{st: env.st, keys: newEditorKeys(), out: env.out, ta: ta, env: env}
 	e.revalidate()
 	return e
 }
+
+func (e *editorPane) title() string { return "Arguments" }
+
+// calls are the session's calls, oldest first.
+func (e *editorPane) calls() []*call { return e.env.calls.list }
 
 // load starts editing a call of tool with the given arguments.
 func (e *editorPane) load(tool string, input json.RawMessage, args string, histPos int) {
@@ -226,69 +229,92 @@ func (e *editorPane) stopEditing() {
 func (e *editorPane) setSize(w, h int) {
 	e.width, e.height = w, h
 	probH := min(max(h/3, 2), 8)
-	taH := max(h-probH-2, 1)
+	chrome := chromeRows(e.head(), e.rule()) // the head line and the rule over the problems
+	taH := max(h-probH-chrome, 1)
 	e.ta.setSize(w, taH)
-	e.problems.setSize(w, h-taH-2)
+	e.problems.setSize(w, max(h-taH-chrome, 0))
 	e.checked = "\x00"
 	e.revalidate()
 }
 
+// update takes what is typed into the arguments, and the wheel.
 func (e *editorPane) update(msg tea.Msg) tea.Cmd {
-	k, isKey := msg.(tea.KeyPressMsg)
-	if isKey {
-		switch {
-		case key.Matches(k, e.keys.Send):
-			return e.send()
-		case key.Matches(k, e.keys.Reset):
-			switch {
-			case e.prompt:
-				e.loadPrompt(e.tool, e.input, e.fresh, e.fresh, len(*e.calls))
-			case e.tool != "":
-				e.load(e.tool, e.input, prefill(e.input), len(*e.calls))
-			}
-			return nil
-		case key.Matches(k, e.keys.Progress) && !e.prompt:
-			e.progress = !e.progress
-			if e.progress {
-				return e.out.send(statusMsg{text: "calls now carry _meta.progressToken: the server may send notifications/progress (ctrl+t turns it off)"})
-			}
-			return e.out.send(statusMsg{text: "calls are sent without a progress token again, exactly as typed"})
-		case key.Matches(k, e.keys.PrevCall):
-			return e.history(-1)
-		case key.Matches(k, e.keys.NextCall):
-			return e.history(+1)
+	switch msg := msg.(type) {
+	case wheelMsg:
+		if msg.y >= e.ta.height+1 {
+			e.problems.scroll(msg.dy)
+		} else {
+			e.ta.top = max(min(e.ta.top+msg.dy, e.ta.cursorRow()), 0)
 		}
-		if !e.editing {
-			switch {
-			case key.Matches(k, e.keys.Edit):
-				return e.startEditing()
-			case key.Matches(k, e.keys.ScrollUp):
-				e.problems.scroll(-1)
-			case key.Matches(k, e.keys.ScrollDown):
-				e.problems.scroll(1)
-			}
-			return nil
-		}
-		if key.Matches(k, e.keys.Done) {
-			e.stopEditing()
-			return nil
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if e.editing {
+			e.typed(msg)
 		}
 	}
-	if !e.editing {
-		return nil
-	}
+	return nil
+}
+
+func (e *editorPane) typed(msg tea.Msg) tea.Cmd {
 	if e.ta.update(msg) {
 		e.confirm = false
-		e.histPos = len(*e.calls)
+		e.histPos = len(e.calls())
 		e.revalidate()
 	}
 	return nil
 }
 
+func (e *editorPane) actions() []action {
+	k, n := e.keys, len(e.calls())
+	noTool := "pick a tool first: 1 for the tools, then enter"
+	invalid := ""
+	if e.problem != nil {
+		invalid = "cannot send: " + e.problem.String()
+	}
+	send := on(k.Send, e.send).only(e.tool != "", noTool).
+		only(e.env.conn.session() != nil || !e.env.conn.readOnly, "read-only: there is no live session to call").
+		only(e.problem == nil, invalid)
+	progress := on(k.Progress, e.toggleProgress).only(!e.prompt, "prompts/get has no progress token")
+	reset := on(k.Reset, does(e.reset)).only(e.tool != "", noTool)
+	if e.prompt {
+		send = send.labelled("send prompts/get")
+		reset = reset.labelled("reset to the prompt's argument names")
+	}
+	if e.progress {
+		progress = progress.labelled("progress token: ON (turn off)")
+	}
+	as := []action{send, progress, reset,
+		on(k.PrevCall, func() tea.Cmd { return e.history(-1) }).only(n > 0 && e.histPos > 0, "no earlier call"),
+		on(k.NextCall, func() tea.Cmd { return e.history(+1) }).only(n > 0 && e.histPos < n, "this is the draft, the newest"),
+	}
+	if e.editing {
+		as = append(as, on(k.Done, does(e.stopEditing)))
+		return append(as, fieldActions(e.ta, func(k tea.KeyPressMsg) tea.Cmd { return e.typed(k) })...)
+	}
+	return append([]action{on(k.Edit, e.startEditing).only(e.tool != "", noTool)}, append(as,
+		on(k.ScrollUp, does(func() { e.problems.scroll(-1) })),
+		on(k.ScrollDown, does(func() { e.problems.scroll(1) })))...)
+}
+
+func (e *editorPane) reset() {
+	if e.prompt {
+		e.loadPrompt(e.tool, e.input, e.fresh, e.fresh, len(e.calls()))
+		return
+	}
+	e.load(e.tool, e.input, prefill(e.input), len(e.calls()))
+}
+
+func (e *editorPane) toggleProgress() tea.Cmd {
+	e.progress = !e.progress
+	if e.progress {
+		return e.out.send(statusMsg{text: "calls now carry _meta.progressToken: the server may send notifications/progress (ctrl+t turns it off)"})
+	}
+	return e.out.send(statusMsg{text: "calls are sent without a progress token again, exactly as typed"})
+}
+
 // history steps through the session's previous calls (of any tool); the
 // root loads the chosen call's tool and arguments.
 func (e *editorPane) history(delta int) tea.Cmd {
-	n := len(*e.calls)
+	n := len(e.calls())
 	if n == 0 {
 		return e.out.send(statusMsg{text: "no previous calls yet"})
 	}
@@ -302,17 +328,11 @@ func (e *editorPane) history(delta int) tea.Cmd {
 		e.revalidate()
 		return e.out.send(statusMsg{text: "back to the draft"})
 	}
-	return e.out.send(editCallMsg{id: (*e.calls)[pos].id})
+	return e.out.send(editCallMsg{id: e.calls()[pos].id})
 }
 
 func (e *editorPane) send() tea.Cmd {
 	switch {
-	case e.readOnly:
-		return e.out.send(statusMsg{text: "read-only: there is no live session to call", isErr: true})
-	case e.tool == "":
-		return e.out.send(statusMsg{text: "pick a tool first: 1 for the tools, then enter", isErr: true})
-	case e.problem != nil:
-		return e.out.send(statusMsg{text: "cannot send: " + e.problem.String(), isErr: true})
 	case len(e.violations) > 0 && !e.confirm:
 		e.confirm = true
 		what := "input schema"
@@ -332,41 +352,8 @@ func (e *editorPane) send() tea.Cmd {
 	return e.out.send(sendCallMsg{tool: e.tool, args: e.ta.value(), violations: e.violations, progress: e.progress})
 }
 
-func (e *editorPane) wheel(dy, y int) {
-	if y >= e.ta.height+1 {
-		e.problems.scroll(dy)
-		return
-	}
-	e.ta.top = max(min(e.ta.top+dy, e.ta.cursorRow()), 0)
-}
-
-func (e *editorPane) help() []key.Binding {
-	k := e.keys
-	k.Edit.SetEnabled(!e.editing && e.tool != "")
-	k.Done.SetEnabled(e.editing)
-	k.Send.SetEnabled(e.tool != "" && !e.readOnly)
-	k.Reset.SetEnabled(e.tool != "")
-	n := len(*e.calls)
-	k.PrevCall.SetEnabled(n > 0 && e.histPos > 0)
-	k.NextCall.SetEnabled(n > 0 && e.histPos < n)
-	k.ScrollUp.SetEnabled(!e.editing)
-	k.ScrollDown.SetEnabled(!e.editing)
-	if e.progress {
-		k.Progress.SetHelp("ctrl+t", "progress token: ON (turn off)")
-	}
-	k.Progress.SetEnabled(!e.prompt)
-	if e.prompt {
-		k.Send.SetHelp("ctrl+s", "send prompts/get")
-		k.Reset.SetHelp("ctrl+r", "reset to the prompt's argument names")
-	}
-	out := []key.Binding{k.Edit, k.Done, k.Send, k.Progress, k.Reset, k.PrevCall, k.NextCall, k.ScrollUp, k.ScrollDown}
-	if e.editing {
-		out = append(out, e.ta.keys.list()...)
-	}
-	return out
-}
-
-func (e *editorPane) view() string {
+// head is the line over the text: what is edited, and how.
+func (e *editorPane) head() string {
 	head := "arguments"
 	switch {
 	case e.prompt:
@@ -374,8 +361,8 @@ func (e *editorPane) view() string {
 	case e.tool != "":
 		head = e.tool + " · arguments (JSON, sent exactly as typed)"
 	}
-	if e.histPos < len(*e.calls) {
-		head += fmt.Sprintf(" · from call #%d", (*e.calls)[e.histPos].id)
+	if e.histPos < len(e.calls()) {
+		head += fmt.Sprintf(" · from call #%d", e.calls()[e.histPos].id)
 	}
 	var mode string
 	switch {
@@ -395,11 +382,19 @@ func (e *editorPane) view() string {
 		}
 		line = e.st.warnText.Render(ansi.Truncate("ctrl+s again: send despite "+why, e.width, "…"))
 	}
-	sep := e.st.muted.Render(strings.Repeat("─", e.width))
+	return line
+}
+
+// rule is the line between the text and its problems.
+func (e *editorPane) rule() string {
 	if e.progress && !e.prompt {
 		// The call is not sent as typed alone: say so where it is typed.
 		note := ansi.Truncate("── + _meta.progressToken (ctrl+t: off) ", e.width, "…")
-		sep = e.st.warnText.Render(note) + e.st.muted.Render(strings.Repeat("─", max(e.width-ansi.StringWidth(note), 0)))
+		return e.st.warnText.Render(note) + e.st.muted.Render(strings.Repeat("─", max(e.width-ansi.StringWidth(note), 0)))
 	}
-	return line + "\n" + e.ta.view() + "\n" + sep + "\n" + e.problems.view(e.st)
+	return e.st.muted.Render(strings.Repeat("─", e.width))
+}
+
+func (e *editorPane) view() string {
+	return e.head() + "\n" + e.ta.view() + "\n" + e.rule() + "\n" + e.problems.view(e.st)
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -21,93 +20,116 @@ var kindCycle = []frames.Kind{"", frames.KindRequest, frames.KindResult, frames.
 // framesPane lists every frame in order and shows the selected frame's exact
 // bytes. It reads a frames.Reader only, so it serves a live session and a
 // transcript opened from disk alike; with 100,000 frames it draws just the
-// visible rows, and a filter costs one pass when it changes.
+// visible rows, and a filter costs one pass when it changes. Its parts: the
+// filter, the list, the body under it (framebody.go) and the timeline of
+// requests that can take the list's place (timeline.go).
 type framesPane struct {
+	env   *paneEnv
 	st    *styles
 	keys  framesKeys
 	ikeys inputKeys
 	out   *outbox
-
 	r     frames.Reader
 	n     int // frames known; grows with framesMsg
 	start time.Time
 
-	query     string
-	dir       frames.Direction
-	kind      frames.Kind
-	input     *textEdit
-	filtering bool
-	idx       []int // frame indexes that pass the filter (when filtered)
-	filtered  bool
-
-	sel, top  int // positions among the shown frames
-	follow    bool
-	bodyFocus bool
-	showRaw   bool
-	rendered  bool // the body shows the rendered view (when there is no side view)
-	body      textView
-	bodyFor   int
-	bodyRaw   bool
-	bodyRend  bool
-	bodyNote  string
-
-	// split puts the rendered view beside the bytes (a read-only screen
-	// wide enough for both); side is that view.
-	split    bool
-	side     textView
-	sideNote string
-
-	// The timeline lists the requests (the handshake and every call) with
-	// their latency and outcome, read lazily for the rows on screen.
-	timeline bool
-	tl       []int // frame indexes of requests, in order
-	tlSeen   int   // frames scanned for tl
-	tlSel    int
-	tlTop    int
-	toolOf   map[int]string // tools/call request index → params.name, read on demand
-	noteOf   map[int]string // notification index → its gist (log line, progress), read on demand
-	marks    map[int]string // response index → outcome mark, read on demand
-	markIdx  int            // the marked call's request frame index, or -1
-
-	reproducible bool // the root can reproduce a recorded call (r)
-	hasMark      bool // a call is marked, so c can compare with it
+	filter frameFilter
+	list   listWindow // positions among the shown frames
+	follow bool       // the selection stays on the newest frame
+	body   frameBody
+	tl     timeline
+	notes  frameNotes
 
 	focused       bool
 	width, height int
-	listH         int
 }
 
-func newFramesPane(st *styles, r frames.Reader) *framesPane {
-	ti := newTextEdit(st, true)
+// A frameFilter keeps the frames that match a query, a direction and a kind.
+type frameFilter struct {
+	query   string
+	dir     frames.Direction
+	kind    frames.Kind
+	input   *textEdit
+	editing bool  // the query is being typed
+	on      bool  // a filter is set
+	idx     []int // frame indexes that pass, when on
+}
+
+// desc says which filters are on.
+func (f *frameFilter) desc() string {
+	var parts []string
+	if f.query != "" {
+		parts = append(parts, fmt.Sprintf("%q", f.query))
+	}
+	if f.dir != "" {
+		parts = append(parts, string(f.dir)+" "+f.dir.Arrow())
+	}
+	if f.kind != "" {
+		parts = append(parts, string(f.kind))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// frameNotes cache what is read from frame bodies on demand for the list.
+type frameNotes struct {
+	toolOf map[int]string // tools/call request index → params.name
+	noteOf map[int]string // notification index → its gist (log line, progress)
+}
+
+func newFramesPane(env *paneEnv) *framesPane {
+	ti := newTextEdit(env.st, true)
 	ti.prompt = "/ "
 	ti.placeholder = "method, tool=NAME, id=…, or text in the summary"
-	p := &framesPane{st: st, keys: newFramesKeys(), ikeys: newInputKeys(), out: &outbox{}, r: r, input: ti, follow: true, bodyFor: -1,
-		toolOf: map[int]string{}, noteOf: map[int]string{}, marks: map[int]string{}, markIdx: -1}
-	p.grow(r.Len())
+	p := &framesPane{env: env, st: env.st, keys: newFramesKeys(), ikeys: newInputKeys(), out: env.out, r: env.reader,
+		filter: frameFilter{input: ti}, follow: true, body: frameBody{shownFor: -1},
+		tl: timeline{marks: map[int]string{}}, notes: frameNotes{toolOf: map[int]string{}, noteOf: map[int]string{}}}
+	p.grow(p.r.Len())
 	return p
 }
 
+func (p *framesPane) title() string {
+	t := fmt.Sprintf("Frames (%s)", thousands(p.n))
+	if l := p.env.conn.logLevel; l != "" {
+		t += " · log ≥ " + l
+	}
+	return t
+}
+
+// setSplit puts the rendered view beside the bytes (a read-only screen wide
+// enough for both) or not.
+func (p *framesPane) setSplit(split bool) {
+	p.body.split = split
+	p.body.shownFor = -1 // redraw
+}
+
+// canReproduce reports whether r can reproduce a recorded call: a live
+// session, or a recording with a server named to reproduce on.
+func (p *framesPane) canReproduce() bool {
+	c := p.env.conn
+	return !c.readOnly || c.reproduce != nil
+}
+
 func (p *framesPane) count() int {
-	if p.filtered {
-		return len(p.idx)
+	if p.filter.on {
+		return len(p.filter.idx)
 	}
 	return p.n
 }
 
 // at returns the frame index shown at position pos.
 func (p *framesPane) at(pos int) int {
-	if p.filtered {
-		return p.idx[pos]
+	if p.filter.on {
+		return p.filter.idx[pos]
 	}
 	return pos
 }
 
 // selectedIndex is the frame index under the cursor, or -1.
 func (p *framesPane) selectedIndex() int {
-	if p.sel < 0 || p.sel >= p.count() {
+	if p.list.sel < 0 || p.list.sel >= p.count() {
 		return -1
 	}
-	return p.at(p.sel)
+	return p.at(p.list.sel)
 }
 
 // grow takes in frames up to n.
@@ -115,40 +137,46 @@ func (p *framesPane) grow(n int) {
 	if n <= p.n {
 		return
 	}
-	atEnd := p.sel >= p.count()-1
+	atEnd := p.list.sel >= p.count()-1
 	if p.n == 0 && n > 0 {
 		p.start = p.r.Frame(0).Time
 	}
-	if p.filtered {
+	if p.filter.on {
 		for i := p.n; i < n; i++ {
 			if p.match(i) {
-				p.idx = append(p.idx, i)
+				p.filter.idx = append(p.filter.idx, i)
 			}
 		}
 	}
 	p.n = n
-	if p.timeline {
+	if p.tl.on {
 		p.scanRequests()
 	}
-	if p.follow && atEnd && !p.bodyFocus {
-		p.sel = max(p.count()-1, 0)
+	if p.follow && atEnd && !p.body.focused {
+		p.list.sel = max(p.count()-1, 0)
 	}
-	p.keepVisible()
+	p.list.keepVisible(p.count())
+	p.syncBody()
+}
+
+// followNewest selects the newest frame and keeps selecting each new one as
+// it arrives: a call was sent, or cancelled, and its frames are what to see.
+func (p *framesPane) followNewest() {
+	p.follow, p.body.focused = true, false
+	p.list.sel = max(p.count()-1, 0)
+	p.list.keepVisible(p.count())
 	p.syncBody()
 }
 
 func (p *framesPane) match(i int) bool {
-	f := p.r.Frame(i)
-	if p.dir != "" && f.Dir != p.dir {
+	f, flt := p.r.Frame(i), &p.filter
+	if flt.dir != "" && f.Dir != flt.dir || flt.kind != "" && f.Kind != flt.kind {
 		return false
 	}
-	if p.kind != "" && f.Kind != p.kind {
-		return false
-	}
-	if p.query == "" {
+	if flt.query == "" {
 		return true
 	}
-	q := strings.ToLower(p.query)
+	q := strings.ToLower(flt.query)
 	if id, ok := strings.CutPrefix(q, "id="); ok {
 		return strings.Trim(strings.ToLower(f.ID), `"`) == strings.Trim(id, `"`)
 	}
@@ -165,18 +193,26 @@ func (p *framesPane) match(i int) bool {
 // still passes.
 func (p *framesPane) refilter() {
 	keep := p.selectedIndex()
-	p.filtered = p.query != "" || p.dir != "" || p.kind != ""
-	p.idx = p.idx[:0]
-	if p.filtered {
+	flt := &p.filter
+	flt.on = flt.query != "" || flt.dir != "" || flt.kind != ""
+	flt.idx = flt.idx[:0]
+	if flt.on {
 		for i := 0; i < p.n; i++ {
 			if p.match(i) {
-				p.idx = append(p.idx, i)
+				flt.idx = append(flt.idx, i)
 			}
 		}
 	}
-	p.sel = p.position(keep)
-	p.keepVisible()
+	p.list.sel = p.position(keep)
+	p.list.keepVisible(p.count())
 	p.syncBody()
+}
+
+// clearFilter shows every frame again.
+func (p *framesPane) clearFilter() {
+	p.filter.query, p.filter.dir, p.filter.kind = "", "", ""
+	p.filter.input.setValue("")
+	p.refilter()
 }
 
 // position finds the shown position of frame index i, or the nearest one
@@ -185,11 +221,11 @@ func (p *framesPane) position(i int) int {
 	if i < 0 {
 		return max(p.count()-1, 0)
 	}
-	if !p.filtered {
+	if !p.filter.on {
 		return min(i, max(p.n-1, 0))
 	}
-	pos := sort.SearchInts(p.idx, i)
-	if pos < len(p.idx) && p.idx[pos] == i {
+	pos := sort.SearchInts(p.filter.idx, i)
+	if pos < len(p.filter.idx) && p.filter.idx[pos] == i {
 		return pos
 	}
 	return max(pos-1, 0)
@@ -202,454 +238,270 @@ func (p *framesPane) selectSeq(seq int64) bool {
 	if i >= p.n || p.r.Frame(i).Seq != seq {
 		return false
 	}
-	if p.filtered && !p.match(i) {
-		p.query, p.dir, p.kind = "", "", ""
-		p.input.setValue("")
-		p.refilter()
+	if p.filter.on && !p.match(i) {
+		p.clearFilter()
 	}
-	p.sel = p.position(i)
+	p.list.sel = p.position(i)
 	p.follow = false
-	p.keepVisible()
+	p.list.keepVisible(p.count())
 	p.syncBody()
 	return true
 }
 
-// followNewest selects the newest frame and keeps selecting each new one as
-// it arrives: a call was sent, or cancelled, and its frames are what to see.
-func (p *framesPane) followNewest() {
-	p.follow, p.bodyFocus = true, false
-	p.sel = max(p.count()-1, 0)
-	p.keepVisible()
+// moved is what follows the user moving the selection: the body shows it,
+// and the list follows new frames only when it is on the last one.
+func (p *framesPane) moved() {
+	p.follow = p.list.sel >= p.count()-1
 	p.syncBody()
-}
-
-func (p *framesPane) keepVisible() {
-	if p.listH <= 0 {
-		return
-	}
-	if p.sel < p.top {
-		p.top = p.sel
-	}
-	if p.sel >= p.top+p.listH {
-		p.top = p.sel - p.listH + 1
-	}
-	p.top = max(min(p.top, p.count()-p.listH), 0)
 }
 
 func (p *framesPane) setFocus(f bool) {
 	p.focused = f
 	if !f {
-		p.bodyFocus = false
+		p.body.focused = false
 	}
 }
 
-func (p *framesPane) typing() bool { return p.filtering }
+func (p *framesPane) typing() bool { return p.filter.editing }
 
+// The pane's rows: a head line, the list, the body's header and note
+// lines, then the body.
 func (p *framesPane) setSize(w, h int) {
 	p.width, p.height = w, h
-	p.input.setSize(w, 1)
-	p.listH = max(min(h*2/5, h-6), min(3, h))
-	bodyH := max(h-p.listH-3, 0)
-	if p.split {
-		bw := w / 2
-		p.body.setSize(bw, bodyH)
-		p.side.setSize(w-bw-1, bodyH)
-	} else {
-		p.body.setSize(w, bodyH)
-	}
-	p.keepVisible()
-	p.keepTimelineVisible()
+	p.filter.input.setSize(w, 1)
+	chrome := chromeRows(p.head(), p.bodyHeader(-1), p.bodyNoteLine())
+	p.list.height = max(min(h*2/5, h-chrome-3), min(3, h))
+	p.tl.list.height = p.list.height
+	p.body.setSize(w, max(h-p.list.height-chrome, 0))
+	p.list.keepVisible(p.count())
+	p.tl.list.keepVisible(len(p.tl.reqs))
 	p.syncBody()
 }
 
-// syncBody loads the selected frame's bytes into the body when the
-// selection or the mode changed.
-func (p *framesPane) syncBody() {
-	i := p.selectedIndex()
-	if i == p.bodyFor && p.showRaw == p.bodyRaw && p.rendered == p.bodyRend {
-		return
-	}
-	p.bodyFor, p.bodyRaw, p.bodyRend = i, p.showRaw, p.rendered
-	p.bodyNote = ""
-	if i < 0 {
-		p.body.setDoc(newDoc(nil))
-		p.side.setDoc(newDoc(nil))
-		return
-	}
-	if p.split {
-		d, note := p.renderedDoc(i)
-		p.side.setDoc(d)
-		p.sideNote = note
-	} else if p.rendered {
-		d, note := p.renderedDoc(i)
-		p.body.setDoc(d)
-		p.bodyNote = note
-		return
-	}
-	f := p.r.Frame(i)
-	data, err := p.r.Body(i)
-	if err != nil {
-		p.bodyNote = "body unavailable: " + err.Error()
-		p.body.setDoc(newDoc(nil))
-		return
-	}
-	if len(data) == 0 && (f.Note != "" || f.HTTP != nil) {
-		// Transport evidence has no bytes of its own: show what was seen.
-		var b docBuilder
-		if f.Note != "" {
-			b.line(rolePlain, f.Note)
-		}
-		if f.HTTP != nil {
-			hj, _ := json.MarshalIndent(f.HTTP, "", "  ")
-			b.bytes(hj)
-		}
-		p.bodyNote = "transport evidence"
-		p.body.setDoc(b.doc())
-		return
-	}
-	mode := "raw bytes"
-	if !p.showRaw && f.Kind != frames.KindStderr && f.Kind != frames.KindInvalid {
-		var ok bool
-		if data, ok = frames.Indent(data); ok {
-			mode = "pretty-printed"
-		}
-	}
-	p.bodyNote = mode
-	if f.Note != "" && f.Kind.IsMessage() {
-		// An imported frame says what it is: a client's log, or the
-		// client's rendering of a conversation, not wire bytes.
-		p.bodyNote = f.Note + " · " + mode
-	}
-	p.body.setDoc(newDoc(data))
+// indexTools reads which tool each tools/call request names, in the
+// background, so a tool= filter or the timeline on a long recording finds
+// them read already.
+func (p *framesPane) indexTools() tea.Cmd {
+	r, ctx, n := p.r, p.env.ctx, p.n
+	return p.env.toSelf(func() tea.Msg { return indexTools(ctx, r, 0, n) })
 }
 
+// update takes what the filter field types, the wheel, and the tools read
+// by indexTools.
 func (p *framesPane) update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
+	switch msg := msg.(type) {
+	case toolsIndexedMsg:
+		for i, t := range msg.names {
+			p.notes.toolOf[i] = t
+		}
+	case wheelMsg:
+		if p.list.wheel(msg, p.count()) {
+			p.moved()
+		} else {
+			p.body.scroll(func(v *textView) { v.scroll(msg.dy) })
+		}
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if p.filter.editing {
+			p.typeFilter(msg)
+		}
 	}
-	if p.filtering {
-		switch {
-		case key.Matches(k, p.ikeys.Accept):
-			p.filtering = false
-			p.input.blur()
-		case key.Matches(k, p.ikeys.Cancel):
-			p.filtering = false
-			p.input.blur()
-			p.input.setValue("")
-			p.query = ""
+	return nil
+}
+
+func (p *framesPane) typeFilter(msg tea.Msg) tea.Cmd {
+	p.filter.input.update(msg)
+	if v := strings.TrimSpace(p.filter.input.value()); v != p.filter.query {
+		p.filter.query = v
+		p.refilter()
+	}
+	return nil
+}
+
+func (p *framesPane) actions() []action {
+	switch {
+	case p.filter.editing:
+		return p.filterActions()
+	case p.body.focused:
+		return append(p.body.scrollActions(p.keys.scrollKeys), p.commonActions(false)...)
+	case p.tl.on:
+		return p.timelineActions()
+	}
+	return append(listActions(p.keys.scrollKeys, &p.list, p.count(), p.moved), p.commonActions(true)...)
+}
+
+// stepActions step through the requests and to a frame's partner.
+func (p *framesPane) stepActions() []action {
+	k, sel := p.keys, p.selectedIndex()
+	step := func(d int) func() tea.Cmd {
+		return does(func() { p.list.sel = p.nextRequest(d); p.list.keepVisible(p.count()); p.moved() })
+	}
+	return []action{
+		on(k.NextCall, step(+1)),
+		on(k.PrevCall, step(-1)),
+		on(k.Partner, does(func() { p.selectSeq(p.r.Frame(p.r.Partner(sel)).Seq) })).
+			only(sel >= 0, "no frame is selected").only(sel < 0 || p.r.Partner(sel) >= 0, p.noPartner(sel)),
+	}
+}
+
+func (p *framesPane) noPartner(i int) string {
+	if i < 0 {
+		return ""
+	}
+	return fmt.Sprintf("frame #%d has no paired request or response", p.r.Frame(i).Seq)
+}
+
+func (p *framesPane) filterActions() []action {
+	in := p.filter.input
+	return append([]action{
+		on(p.ikeys.Accept, does(func() { p.filter.editing = false; in.blur() })),
+		on(p.ikeys.Cancel, does(func() {
+			p.filter.editing = false
+			in.blur()
+			in.setValue("")
+			p.filter.query = ""
 			p.refilter()
-		default:
-			p.input.update(msg)
-			if v := strings.TrimSpace(p.input.value()); v != p.query {
-				p.query = v
-				p.refilter()
-			}
-			return nil
-		}
-		return nil
-	}
-	if p.bodyFocus {
-		return p.updateBody(k)
-	}
-	if p.timeline {
-		return p.updateTimeline(k)
-	}
-	n := p.count()
-	sel, moved := moveCursor(p.keys.scrollKeys, k, p.sel, n, p.listH)
-	p.sel = sel
-	switch {
-	case moved:
-	case key.Matches(k, p.keys.NextCall):
-		moved = true
-		p.sel = p.nextRequest(+1)
-	case key.Matches(k, p.keys.PrevCall):
-		moved = true
-		p.sel = p.nextRequest(-1)
-	case key.Matches(k, p.keys.Partner):
-		i := p.selectedIndex()
-		if i < 0 {
-			return nil
-		}
-		j := p.r.Partner(i)
-		if j < 0 {
-			return p.out.send(statusMsg{text: fmt.Sprintf("frame #%d has no paired request or response", p.r.Frame(i).Seq), isErr: true})
-		}
-		p.selectSeq(p.r.Frame(j).Seq)
-		return nil
-	default:
-		moved = false
-	}
-	if moved {
-		p.follow = p.sel >= n-1
-		p.keepVisible()
-		p.syncBody()
-		return nil
-	}
-	return p.updateCommon(k)
+		})),
+	}, fieldActions(in, func(k tea.KeyPressMsg) tea.Cmd { return p.typeFilter(k) })...)
 }
 
-func (p *framesPane) updateBody(k tea.KeyPressMsg) tea.Cmd {
-	// The bytes and the rendered view beside them scroll together.
-	both := func(f func(v *textView)) { f(&p.body); f(&p.side) }
-	switch {
-	case key.Matches(k, p.keys.Back):
-		p.bodyFocus = false
-	case key.Matches(k, p.keys.Up):
-		both(func(v *textView) { v.scroll(-1) })
-	case key.Matches(k, p.keys.Down):
-		both(func(v *textView) { v.scroll(1) })
-	case key.Matches(k, p.keys.PageUp):
-		both(func(v *textView) { v.scroll(-max(v.height-1, 1)) })
-	case key.Matches(k, p.keys.PageDown):
-		both(func(v *textView) { v.scroll(max(v.height-1, 1)) })
-	case key.Matches(k, p.keys.Home):
-		both((*textView).home)
-	case key.Matches(k, p.keys.End):
-		both((*textView).end)
-	default:
-		return p.updateCommon(k)
-	}
-	return nil
-}
-
-// updateCommon handles the keys that work in the list and in the body.
-func (p *framesPane) updateCommon(k tea.KeyPressMsg) tea.Cmd {
-	switch {
-	case key.Matches(k, p.keys.Body):
-		if p.selectedIndex() >= 0 {
-			p.bodyFocus = true
-		}
-	case key.Matches(k, p.keys.Raw):
-		// pretty → raw → rendered; the rendered view has its own column when split.
-		switch {
-		case p.split || !p.showRaw && !p.rendered:
-			p.showRaw, p.rendered = !p.showRaw, false
-		case p.showRaw:
-			p.showRaw, p.rendered = false, true
-		default:
-			p.rendered = false
-		}
-		p.syncBody()
-	case key.Matches(k, p.keys.BodyUp):
-		p.body.scroll(-3)
-		p.side.scroll(-3)
-	case key.Matches(k, p.keys.BodyDown):
-		p.body.scroll(3)
-		p.side.scroll(3)
-	case key.Matches(k, p.keys.Filter):
-		p.filtering = true
-		p.bodyFocus = false
-		p.input.setValue(p.query)
-		p.input.cursorEnd()
-		p.input.focus()
-		return nil
-	case key.Matches(k, p.keys.ClearFilter):
-		p.query, p.dir, p.kind = "", "", ""
-		p.input.setValue("")
-		p.refilter()
-	case key.Matches(k, p.keys.Direction):
-		switch p.dir {
-		case "":
-			p.dir = frames.ClientToServer
-		case frames.ClientToServer:
-			p.dir = frames.ServerToClient
-		default:
-			p.dir = ""
-		}
-		p.refilter()
-	case key.Matches(k, p.keys.Kind):
-		for i, kd := range kindCycle {
-			if kd == p.kind {
-				p.kind = kindCycle[(i+1)%len(kindCycle)]
-				break
-			}
-		}
-		p.refilter()
-	case key.Matches(k, p.keys.Timeline):
-		p.toggleTimeline()
-	case key.Matches(k, p.keys.Reproduce):
-		if i := p.callAt(); i >= 0 {
-			return p.out.send(reproduceMsg{frame: i})
-		}
-		return p.out.send(statusMsg{text: "select a tools/call request or response to reproduce (n steps to the next request)", isErr: true})
-	case key.Matches(k, p.keys.Mark):
-		if i := p.callAt(); i >= 0 {
-			return p.out.send(markMsg{ref: callRef{frame: i}})
-		}
-		return p.out.send(statusMsg{text: "select a tools/call request or response to mark", isErr: true})
-	case key.Matches(k, p.keys.Compare):
-		if i := p.callAt(); i >= 0 {
-			return p.out.send(compareMsg{ref: callRef{frame: i}})
-		}
-		return p.out.send(statusMsg{text: "select a tools/call request or response to compare with the marked call", isErr: true})
-	case key.Matches(k, p.keys.Write):
-		i := p.selectedIndex()
-		if i < 0 {
-			return nil
-		}
-		data, err := p.r.Body(i)
-		if err != nil {
-			return p.out.send(statusMsg{text: "cannot read the body: " + err.Error(), isErr: true})
-		}
-		f := p.r.Frame(i)
-		name := fmt.Sprintf("jig-frame-%d-%s", f.Seq, f.Kind)
-		if f.Method != "" {
-			name += "-" + f.Method
-		}
-		return p.out.send(writeMsg{name: name, data: data})
-	}
-	return nil
-}
-
-func (p *framesPane) wheel(dy, y int) {
-	if y <= p.listH {
-		p.sel = max(min(p.sel+dy, p.count()-1), 0)
-		p.follow = p.sel >= p.count()-1
-		p.keepVisible()
-		p.syncBody()
-		return
-	}
-	p.body.scroll(dy * 3)
-	p.side.scroll(dy * 3)
-}
-
-func (p *framesPane) help() []key.Binding {
-	if p.filtering {
-		return []key.Binding{p.ikeys.Accept, p.ikeys.Cancel}
-	}
+// commonActions work in the list, the body and the timeline (steps: and
+// the list's steps through the requests), in the order the footer offers
+// them: what a recording is opened for first.
+func (p *framesPane) commonActions(steps bool) []action {
 	k := p.keys
 	has := p.selectedIndex() >= 0
-	k.Partner.SetEnabled(has && p.r.Partner(p.selectedIndex()) >= 0)
-	k.Body.SetEnabled(has && !p.bodyFocus)
-	k.Back.SetEnabled(p.bodyFocus)
-	k.Write.SetEnabled(has)
-	k.Raw.SetEnabled(has)
-	k.ClearFilter.SetEnabled(p.filtered)
-	isCall := p.callAt() >= 0
-	k.Reproduce.SetEnabled(isCall && p.reproducible)
-	k.Mark.SetEnabled(isCall)
-	k.Compare.SetEnabled(isCall && p.hasMark)
-	nav := k.list()
-	if p.bodyFocus {
-		nav = []key.Binding{bind([]string{"up"}, "↑/↓", "scroll"), k.PageUp, k.PageDown, k.Home, k.End}
+	none := "no frame is selected"
+	calls := p.callActions()
+	as := []action{calls[0], on(k.Timeline, does(p.toggleTimeline))}
+	if steps {
+		as = append(as, p.stepActions()...)
 	}
-	if p.timeline {
-		k.Timeline.SetHelp("T", "back to the frames")
-		k.Body.SetHelp("enter", "show this request in the frames")
-		return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Body, k.Timeline, k.Reproduce, k.Mark, k.Compare, k.Partner, k.Raw, k.BodyUp, k.BodyDown}
-	}
-	return append(nav, k.Reproduce, k.Timeline, k.NextCall, k.PrevCall, k.Partner, k.Mark, k.Compare, k.Body, k.Back, k.Raw, k.Write,
-		k.Filter, k.Direction, k.Kind, k.ClearFilter, k.BodyUp, k.BodyDown)
+	as = append(as, calls[1:]...)
+	return append(as,
+		on(k.Body, does(func() { p.body.focused = true })).only(has, none).only(!p.body.focused, "the body has the keys already"),
+		on(k.Back, does(func() { p.body.focused = false })).only(p.body.focused, "the list has the keys already"),
+		on(k.Raw, does(func() { p.body.cycle(); p.syncBody() })).only(has, none),
+		on(k.Write, p.write).only(has, none),
+		on(k.Filter, does(p.editFilter)),
+		on(k.Direction, does(p.nextDirection)),
+		on(k.Kind, does(p.nextKind)),
+		on(k.ClearFilter, does(p.clearFilter)).only(p.filter.on, "no filter is set"),
+		on(k.BodyUp, does(func() { p.body.scroll(func(v *textView) { v.scroll(-3) }) })),
+		on(k.BodyDown, does(func() { p.body.scroll(func(v *textView) { v.scroll(3) }) })),
+	)
 }
 
-// filterDesc says which filters are on.
-func (p *framesPane) filterDesc() string {
-	var parts []string
-	if p.query != "" {
-		parts = append(parts, fmt.Sprintf("%q", p.query))
+// callActions reproduce, mark and compare the selected tools/call.
+func (p *framesPane) callActions() []action {
+	k, i := p.keys, p.callAt()
+	notCall := "select a tools/call request or response (n steps to the next request)"
+	return []action{
+		on(k.Reproduce, func() tea.Cmd { return p.out.send(reproduceMsg{frame: i}) }).only(i >= 0, notCall).
+			only(p.canReproduce(), "this recording names no server to reproduce against: give one, e.g. jig open FILE --demo --release 2, or -- node server.js"),
+		on(k.Mark, func() tea.Cmd { return p.out.send(markMsg{ref: callRef{frame: i}}) }).only(i >= 0, notCall),
+		on(k.Compare, func() tea.Cmd { return p.out.send(compareMsg{ref: callRef{frame: i}}) }).only(i >= 0, notCall).
+			only(p.env.calls.mark != nil, "mark a call first (m), then compare another with it (c)"),
 	}
-	if p.dir != "" {
-		parts = append(parts, string(p.dir)+" "+p.dir.Arrow())
+}
+
+func (p *framesPane) editFilter() {
+	p.filter.editing, p.body.focused = true, false
+	in := p.filter.input
+	in.setValue(p.filter.query)
+	in.cursorEnd()
+	in.focus()
+}
+
+func (p *framesPane) nextDirection() {
+	switch p.filter.dir {
+	case "":
+		p.filter.dir = frames.ClientToServer
+	case frames.ClientToServer:
+		p.filter.dir = frames.ServerToClient
+	default:
+		p.filter.dir = ""
 	}
-	if p.kind != "" {
-		parts = append(parts, string(p.kind))
+	p.refilter()
+}
+
+func (p *framesPane) nextKind() {
+	for i, kd := range kindCycle {
+		if kd == p.filter.kind {
+			p.filter.kind = kindCycle[(i+1)%len(kindCycle)]
+			break
+		}
 	}
-	return strings.Join(parts, " · ")
+	p.refilter()
+}
+
+// write saves the selected frame's exact bytes to a file.
+func (p *framesPane) write() tea.Cmd {
+	i := p.selectedIndex()
+	data, err := p.r.Body(i)
+	if err != nil {
+		return p.out.send(statusMsg{text: "cannot read the body: " + err.Error(), isErr: true})
+	}
+	f := p.r.Frame(i)
+	name := fmt.Sprintf("jig-frame-%d-%s", f.Seq, f.Kind)
+	if f.Method != "" {
+		name += "-" + f.Method
+	}
+	return p.out.send(writeMsg{name: name, data: data})
+}
+
+// head is the line over the list: the filter being typed, the timeline's
+// summary, or how many frames there are and what is filtered.
+func (p *framesPane) head() string {
+	switch {
+	case p.filter.editing:
+		return p.filter.input.view()
+	case p.tl.on:
+		return p.st.muted.Render(ansi.Truncate(p.timelineHead(), p.width, "…"))
+	}
+	head := thousands(p.n) + " frames"
+	if p.filter.on {
+		head = fmt.Sprintf("%s of %s frames · filter %s", thousands(len(p.filter.idx)), thousands(p.n), p.filter.desc())
+	}
+	if p.follow && p.n > 0 && !p.filter.on {
+		head += " · following"
+	}
+	return p.st.muted.Render(ansi.Truncate(head, p.width, "…"))
 }
 
 func (p *framesPane) view() string {
 	var b strings.Builder
-	b.Grow((p.listH + p.body.height + 3) * (p.width + 16))
-	switch {
-	case p.filtering:
-		b.WriteString(p.input.view())
-	case p.timeline:
-		b.WriteString(p.st.muted.Render(ansi.Truncate(p.timelineHead(), p.width, "…")))
-	default:
-		head := thousands(p.n) + " frames"
-		if p.filtered {
-			head = fmt.Sprintf("%s of %s frames · filter %s", thousands(len(p.idx)), thousands(p.n), p.filterDesc())
-		}
-		if p.follow && p.n > 0 && !p.filtered {
-			head += " · following"
-		}
-		b.WriteString(p.st.muted.Render(ansi.Truncate(head, p.width, "…")))
-	}
+	b.Grow((p.list.height + p.body.bytes.height + 3) * (p.width + 16))
+	b.WriteString(p.head())
 	sel := p.selectedIndex()
 	partner := -1
 	if sel >= 0 {
 		partner = p.r.Partner(sel)
 	}
 	seqW := len(fmt.Sprint(p.n))
-	for r := 0; r < p.listH; r++ {
+	for r := 0; r < p.list.height; r++ {
 		b.WriteByte('\n')
-		if p.timeline {
-			b.WriteString(p.timelineRow(p.tlTop+r, seqW))
+		if p.tl.on {
+			b.WriteString(p.timelineRow(p.tl.list.top+r, seqW))
 			continue
 		}
-		pos := p.top + r
-		if pos >= p.count() {
-			continue
+		if pos := p.list.top + r; pos < p.count() {
+			i := p.at(pos)
+			b.WriteString(p.row(i, seqW, i == sel, i == partner))
 		}
-		i := p.at(pos)
-		b.WriteString(p.row(i, seqW, i == sel, i == partner))
 	}
 	b.WriteByte('\n')
 	b.WriteString(p.bodyHeader(sel))
 	b.WriteByte('\n')
-	if p.bodyFor >= 0 && p.bodyFor < p.n {
-		if e := p.r.Frame(p.bodyFor).Err; e != "" {
-			b.WriteString(p.st.frameInvalid.Render(ansi.Truncate("! "+e, p.width, "…")))
-		} else if p.split {
-			b.WriteString(p.st.muted.Render(fitTo(p.bodyNote+" · "+p.body.position(), p.body.width) + " " +
-				ansi.Truncate(p.sideNote, p.side.width, "…")))
-		} else {
-			b.WriteString(p.st.muted.Render(ansi.Truncate(p.bodyNote+" · "+p.body.position(), p.width, "…")))
-		}
-	}
-	if p.body.height > 0 {
+	b.WriteString(p.bodyNoteLine())
+	if p.body.bytes.height > 0 {
 		b.WriteByte('\n')
-		if p.split {
-			b.WriteString(sideBySide(p.body.view(p.st), p.body.width, p.side.view(p.st), p.side.width, p.body.height, p.st.muted.Render("│")))
-		} else {
-			b.WriteString(p.body.view(p.st))
-		}
+		b.WriteString(p.bodyView())
 	}
 	return b.String()
 }
 
-func (p *framesPane) bodyHeader(i int) string {
-	if i < 0 {
-		return p.st.muted.Render(strings.Repeat("─", p.width))
-	}
-	f := p.r.Frame(i)
-	h := fmt.Sprintf("─ #%d %s %s", f.Seq, f.Dir.Arrow(), f.Kind)
-	if f.Method != "" {
-		h += " " + f.Method
-	}
-	if f.ID != "" {
-		h += " id=" + f.ID
-	}
-	h += " · " + frames.HumanSize(f.Size())
-	if d, ok := frames.Latency(p.r, i); ok {
-		h += fmt.Sprintf(" · %s after #%d", roundLatency(d), p.r.Frame(p.r.Partner(i)).Seq)
-	} else if j := p.r.Partner(i); j >= 0 {
-		h += fmt.Sprintf(" · answered by #%d", p.r.Frame(j).Seq)
-	}
-	h += " "
-	if w := ansi.StringWidth(h); w < p.width {
-		h += strings.Repeat("─", p.width-w)
-	}
-	st := p.st.muted
-	if p.bodyFocus {
-		st = p.st.label
-	}
-	return st.Render(ansi.Truncate(h, p.width, "…"))
-}
-
 // row is one frame's line: gutter, seq, time offset, direction, kind, what
-// it is (method and id, a stderr line, why it is invalid), size, latency.
+// it is, size, latency — the description cut first when it is too long.
 func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 	f := p.r.Frame(i)
 	gutter := "  "
@@ -661,35 +513,70 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 	}
 	off := fmt.Sprintf("%+.3fs", f.Time.Sub(p.start).Seconds())
 	left := fmt.Sprintf("%s#%-*d %8s %s %-7s ", gutter, seqW, f.Seq, off, f.Dir.Arrow(), kindLabel(f))
-	var what string
+	line := ansi.Truncate(left+p.fitRow(p.what(i), p.rowRight(i), p.width-ansi.StringWidth(left)), p.width, "…")
+	switch {
+	case selected && p.focused && !p.body.focused:
+		return p.st.selected.Render(padRight(line, p.width))
+	case selected:
+		return p.st.selectedBlur.Render(padRight(line, p.width))
+	case partner:
+		return p.st.partnerMark.Render(line)
+	}
+	return p.st.frame(f).Render(line)
+}
+
+// fitRow sets right (size, latency) at the end of avail cells after what.
+func (p *framesPane) fitRow(what, right string, avail int) string {
+	whatW := ansi.StringWidth(what)
+	switch {
+	case right == "":
+		return what
+	case whatW+1+len(right) <= avail:
+		return what + strings.Repeat(" ", avail-whatW-len(right)) + right
+	case avail-len(right)-1 >= 12:
+		// Cut the description, keep the size and latency.
+		return ansi.Truncate(what, avail-len(right)-1, "…") + " " + right
+	}
+	return what // too narrow for both: the description matters more
+}
+
+// what says what frame i is: method and id (and tool, or a notification's
+// gist), a stderr line, why it is invalid, what the transport did.
+func (p *framesPane) what(i int) string {
+	f := p.r.Frame(i)
 	switch f.Kind {
 	case frames.KindStderr:
-		what = "| " + sanitize(f.Raw[:min(len(f.Raw), 4*p.width)])
+		return "| " + sanitize(f.Raw[:min(len(f.Raw), 4*p.width)])
 	case frames.KindInvalid, frames.KindBatch:
-		what = f.Err
+		return f.Err
 	case frames.KindTransport:
-		what = f.Note
 		if f.HTTP != nil && f.HTTP.Status != 0 {
-			what = fmt.Sprintf("HTTP %d %s", f.HTTP.Status, what)
+			return fmt.Sprintf("HTTP %d %s", f.HTTP.Status, f.Note)
 		}
-	default:
-		what = f.Method
-		if t := p.tool(i); t != "" {
-			what += " " + t
-		}
-		if n := p.note(i); n != "" {
-			what = n
-		}
-		if f.ID != "" {
-			what += " id=" + f.ID
-		}
-		if f.Code != 0 {
-			what += fmt.Sprintf(" code=%d", f.Code)
-		}
-		if f.Err != "" {
-			what += " ! " + f.Err
-		}
+		return f.Note
 	}
+	what := f.Method
+	if t := p.tool(i); t != "" {
+		what += " " + t
+	}
+	if n := p.note(i); n != "" {
+		what = n
+	}
+	if f.ID != "" {
+		what += " id=" + f.ID
+	}
+	if f.Code != 0 {
+		what += fmt.Sprintf(" code=%d", f.Code)
+	}
+	if f.Err != "" {
+		what += " ! " + f.Err
+	}
+	return what
+}
+
+// rowRight is a row's size and latency (or how long a request has waited).
+func (p *framesPane) rowRight(i int) string {
+	f := p.r.Frame(i)
 	right := ""
 	if f.Kind != frames.KindStderr && f.Size() > 0 {
 		right = frames.HumanSize(f.Size())
@@ -699,31 +586,29 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 	} else if f.Kind == frames.KindRequest && p.r.Partner(i) < 0 {
 		right += " " + frames.Unanswered(p.r, i)
 	}
-	avail := p.width - ansi.StringWidth(left)
-	whatW := ansi.StringWidth(what)
-	line := left
-	switch {
-	case right == "":
-		line += what
-	case whatW+1+len(right) <= avail:
-		line += what + strings.Repeat(" ", avail-whatW-len(right)) + right
-	case avail-len(right)-1 >= 12:
-		// Cut the description, keep the size and latency.
-		line += ansi.Truncate(what, avail-len(right)-1, "…") + " " + right
+	return right
+}
+
+// note is the gist of a notification worth reading in the list without
+// opening it: a log line's level, logger and text, progress and its token,
+// the request a cancellation names. "" for other frames.
+func (p *framesPane) note(i int) string {
+	f := p.r.Frame(i)
+	if f.Kind != frames.KindNotification {
+		return ""
+	}
+	switch f.Method {
+	case "notifications/message", "notifications/progress", "notifications/cancelled":
 	default:
-		// Too narrow for both: the description matters more.
-		line += what
+		return ""
 	}
-	line = ansi.Truncate(line, p.width, "…")
-	switch {
-	case selected && p.focused && !p.bodyFocus:
-		return p.st.selected.Render(padRight(line, p.width))
-	case selected:
-		return p.st.selectedBlur.Render(padRight(line, p.width))
-	case partner:
-		return p.st.partnerMark.Render(line)
+	if n, ok := p.notes.noteOf[i]; ok {
+		return n
 	}
-	return p.st.frame(f).Render(line)
+	body, _ := p.r.Body(i)
+	n := notificationGist(f.Method, body)
+	p.notes.noteOf[i] = n
+	return n
 }
 
 // kindLabel names a frame's kind; a request the server sent to the client
@@ -748,28 +633,6 @@ func kindLabel(f *frames.Frame) string {
 // isLog reports whether f is a server log line (notifications/message).
 func isLog(f *frames.Frame) bool {
 	return f.Kind == frames.KindNotification && f.Dir == frames.ServerToClient && f.Method == "notifications/message"
-}
-
-// note is the gist of a notification worth reading in the list without
-// opening it: a log line's level, logger and text, progress and its token,
-// the request a cancellation names. "" for other frames.
-func (p *framesPane) note(i int) string {
-	f := p.r.Frame(i)
-	if f.Kind != frames.KindNotification {
-		return ""
-	}
-	switch f.Method {
-	case "notifications/message", "notifications/progress", "notifications/cancelled":
-	default:
-		return ""
-	}
-	if n, ok := p.noteOf[i]; ok {
-		return n
-	}
-	body, _ := p.r.Body(i)
-	n := notificationGist(f.Method, body)
-	p.noteOf[i] = n
-	return n
 }
 
 func notificationGist(method string, body []byte) string {

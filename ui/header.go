@@ -42,18 +42,22 @@ type header struct {
 func (h *header) setSize(w int) { h.width = w }
 
 func (h *header) view() string {
-	var l1 []string
-	l1 = append(l1, h.st.title.Render("jig"))
+	return ansi.Truncate(h.first(), h.width, "…") + "\n" + ansi.Truncate(h.second(), h.width, "…")
+}
+
+// first is who jig is talking to and in what state.
+func (h *header) first() string {
+	l := []string{h.st.title.Render("jig")}
 	switch h.state {
 	case stateReadOnly:
-		l1 = append(l1, h.title, h.st.muted.Render("read-only"), fmt.Sprintf("%s frames", thousands(h.frames)))
+		l = append(l, h.title, h.st.muted.Render("read-only"), fmt.Sprintf("%s frames", thousands(h.frames)))
 		if h.repro != "" {
-			l1 = append(l1, h.st.stateConnected.Render(h.repro))
+			l = append(l, h.st.stateConnected.Render(h.repro))
 		}
 	case stateConnecting:
-		l1 = append(l1, h.target, h.st.stateConnecting.Render("◌ connecting…"))
+		l = append(l, h.target, h.st.stateConnecting.Render("◌ connecting…"))
 	case stateFailed:
-		l1 = append(l1, h.target, h.st.stateFailed.Render(" ✗ NOT CONNECTED "))
+		l = append(l, h.target, h.st.stateFailed.Render(" ✗ NOT CONNECTED "))
 	default:
 		i := h.info
 		name := strings.TrimSpace(i.ServerName + " " + i.ServerVersion)
@@ -68,41 +72,40 @@ func (h *header) view() string {
 		if !strings.Contains(where, string(i.Transport)) {
 			where = string(i.Transport) + " " + where
 		}
-		l1 = append(l1, h.st.label.Render(name), where,
-			fmt.Sprintf("protocol %s (%s era)", i.ProtocolVersion, i.Era), state)
+		l = append(l, h.st.label.Render(name), where, fmt.Sprintf("protocol %s (%s era)", i.ProtocolVersion, i.Era), state)
 	}
-	line1 := ansi.Truncate(strings.Join(l1, h.st.muted.Render(" · ")), h.width, "…")
-	var line2 string
+	return strings.Join(l, h.st.muted.Render(" · "))
+}
+
+// second is what each side declared, or what to do in the state jig is in.
+func (h *header) second() string {
 	switch h.state {
 	case stateConnected, stateClosed:
-		caps := capabilityList(h.info.ServerCapabilities)
-		declared := declaredList(h.info, false)
-		line2 = h.st.muted.Render("server: ") + strings.Join(caps, ", ") +
-			h.st.muted.Render("  jig: ") + declared
+		line := h.st.muted.Render("server: ") + strings.Join(capabilityList(h.info.ServerCapabilities), ", ") +
+			h.st.muted.Render("  jig: ") + declaredList(h.info, false)
 		if h.info.Instructions != "" {
-			line2 += h.st.muted.Render("  · i: instructions")
+			line += h.st.muted.Render("  · i: instructions")
 		} else {
-			line2 += h.st.muted.Render("  · i: details")
+			line += h.st.muted.Render("  · i: details")
 		}
 		if h.waiting > 0 {
 			// First, so it survives a narrow terminal: the server is blocked.
-			line2 = h.st.warnText.Render(fmt.Sprintf("⚠ the server waits for your answer (%d): A answers", h.waiting)) + h.st.muted.Render(" · ") + line2
+			line = h.st.warnText.Render(fmt.Sprintf("⚠ the server waits for your answer (%d): A answers", h.waiting)) + h.st.muted.Render(" · ") + line
 		}
+		return line
 	case stateFailed:
-		line2 = h.st.muted.Render("the server did not start or answer; r retries, 4 shows the frames")
+		return h.st.muted.Render("the server did not start or answer; r retries, 4 shows the frames")
 	case stateConnecting:
-		line2 = h.st.muted.Render("starting the server and performing the handshake…")
-	case stateReadOnly:
-		line2 = h.st.muted.Render("recorded frames; nothing is sent · r on a tools/call reproduces it, m marks it, c compares with the mark · T timeline")
-		if h.record != "" {
-			// An agent transcript: say first what it is not.
-			line2 = h.st.warnText.Render("⚑ "+h.record) + h.st.muted.Render(" · m marks, c compares")
-		}
-		if h.repro != "" {
-			line2 = h.st.muted.Render("the frames pane shows the recording; reproduced calls go to the live server · 4 back to the frames")
-		}
+		return h.st.muted.Render("starting the server and performing the handshake…")
 	}
-	return line1 + "\n" + ansi.Truncate(line2, h.width, "…")
+	switch { // read-only
+	case h.repro != "":
+		return h.st.muted.Render("the frames pane shows the recording; reproduced calls go to the live server · 4 back to the frames")
+	case h.record != "":
+		// An agent transcript: say first what it is not.
+		return h.st.warnText.Render("⚑ "+h.record) + h.st.muted.Render(" · m marks, c compares")
+	}
+	return h.st.muted.Render("recorded frames; nothing is sent · r on a tools/call reproduces it, m marks it, c compares with the mark · T timeline")
 }
 
 // declaredList names the capabilities jig declared, and with roots the

@@ -10,8 +10,10 @@ func bind(keys []string, help, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }
 
+// globalKeys work in every pane; each pane's number key comes from the
+// pane table.
 type globalKeys struct {
-	Quit, ForceQuit, Help, Next, Prev, Tools, Editor, Result, Frames, Resources, Prompts, Info, Retry, Relist,
+	Quit, ForceQuit, Help, Next, Prev, Info, Retry, Relist,
 	CancelCall, Answer, LogLevel key.Binding
 }
 
@@ -19,23 +21,20 @@ func newGlobalKeys() globalKeys {
 	return globalKeys{
 		Quit:      bind([]string{"q"}, "q", "quit"),
 		ForceQuit: bind([]string{"ctrl+c"}, "ctrl+c", "quit (always)"),
-		Help:      bind([]string{"?", "f1"}, "?", "all keys"),
-		Next:      bind([]string{"tab"}, "tab", "next pane"),
-		Prev:      bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
-		Tools:     bind([]string{"1"}, "1", "tools"),
-		Editor:    bind([]string{"2"}, "2", "arguments"),
-		Result:    bind([]string{"3"}, "3", "result"),
-		Frames:    bind([]string{"4"}, "4", "frames"),
-		Resources: bind([]string{"5"}, "5", "resources"),
-		Prompts:   bind([]string{"6"}, "6", "prompts"),
-		Info:      bind([]string{"i"}, "i", "server info & instructions"),
-		Retry:     bind([]string{"r"}, "r", "retry connecting"),
-		Relist:    bind([]string{"R"}, "R", "re-list tools"),
+		// While a field takes text, ? is typed and f1 is the help (keys
+		// that type text always go to the field).
+		Help:   bind([]string{"?", "f1"}, "?", "all keys"),
+		Next:   bind([]string{"tab"}, "tab", "next pane"),
+		Prev:   bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
+		Info:   bind([]string{"i"}, "i", "server info & instructions"),
+		Retry:  bind([]string{"r"}, "r", "retry connecting"),
+		Relist: bind([]string{"R"}, "R", "re-list tools"),
 		// ctrl+x works while typing, so an open call can be cancelled from
 		// the editor it was sent from.
 		CancelCall: bind([]string{"ctrl+x"}, "ctrl+x", "cancel the open call (notifications/cancelled)"),
-		Answer:     bind([]string{"A", "ctrl+o"}, "A/ctrl+o", "answer the server's waiting request (ctrl+o while typing)"),
-		LogLevel:   bind([]string{"L"}, "L", "set the server's log level (logging/setLevel)"),
+		// ctrl+o is A while a field takes text.
+		Answer:   bind([]string{"A", "ctrl+o"}, "A/ctrl+o", "answer the server's waiting request (ctrl+o while typing)"),
+		LogLevel: bind([]string{"L"}, "L", "set the server's log level (logging/setLevel)"),
 	}
 }
 
@@ -94,7 +93,7 @@ func (k scrollKeys) list() []key.Binding {
 
 type toolsKeys struct {
 	scrollKeys
-	Filter, ClearFilter, Call, Raw, DetailUp, DetailDown key.Binding
+	Filter, ClearFilter, Call, Raw, DetailUp, DetailDown, Relist key.Binding
 }
 
 func newToolsKeys() toolsKeys {
@@ -106,6 +105,7 @@ func newToolsKeys() toolsKeys {
 		Raw:         bind([]string{"v"}, "v", "raw JSON / readable schema"),
 		DetailUp:    bind([]string{"K", "shift+up"}, "K", "scroll details up"),
 		DetailDown:  bind([]string{"J", "shift+down"}, "J", "scroll details down"),
+		Relist:      bind([]string{"R"}, "R", "re-list tools (tools/list on the wire)"),
 	}
 }
 
@@ -113,7 +113,7 @@ func newToolsKeys() toolsKeys {
 // details of the selected item, and what enter does with it.
 type catalogKeys struct {
 	scrollKeys
-	Use, ReadURI, Templates, Raw, DetailUp, DetailDown key.Binding
+	Use, ReadURI, Templates, Raw, DetailUp, DetailDown, Relist key.Binding
 }
 
 func newResourcesKeys() catalogKeys {
@@ -125,14 +125,13 @@ func newResourcesKeys() catalogKeys {
 		Raw:        bind([]string{"v"}, "v", "raw JSON / readable details"),
 		DetailUp:   bind([]string{"K", "shift+up"}, "K", "scroll details up"),
 		DetailDown: bind([]string{"J", "shift+down"}, "J", "scroll details down"),
+		Relist:     bind([]string{"R"}, "R", "re-list"),
 	}
 }
 
 func newPromptsKeys() catalogKeys {
 	k := newResourcesKeys()
 	k.Use = bind([]string{"enter"}, "enter", "arguments, then prompts/get")
-	k.ReadURI.SetEnabled(false)
-	k.Templates.SetEnabled(false)
 	return k
 }
 

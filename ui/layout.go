@@ -1,47 +1,43 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// paneID names the panes, numbered as their keys (1–6).
-type paneID int
-
-const (
-	paneTools paneID = iota
-	paneEditor
-	paneResult
-	paneFrames
-	paneResources
-	panePrompts
-	paneCount
-)
-
-var paneNames = [paneCount]string{"Tools", "Arguments", "Result", "Frames", "Resources", "Prompts"}
-
-// inLeftColumn reports whether a pane takes the left column when the panes
-// are side by side: tools, resources and prompts share it, one at a time.
-func inLeftColumn(id paneID) bool { return id == paneTools || id == paneResources || id == panePrompts }
+// Where everything goes: the header, the panes (side by side in slots, or
+// one at a time under a tab bar), the footer; and how each is drawn. Every
+// height and inset is measured from what is drawn or from the styles that
+// draw it (lipgloss.Height, GetFrameSize), never written in as a number.
 
 type rect struct{ x, y, w, h int }
 
 func (r rect) contains(x, y int) bool { return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h }
 
-// inner is the content area of a bordered pane.
-func (r rect) inner() rect { return rect{r.x + 1, r.y + 1, max(r.w-2, 0), max(r.h-2, 0)} }
+// paneBorder is the border of a pane and of an overlay's box.
+var paneBorder = lipgloss.NewStyle().Border(lipgloss.RoundedBorder())
+
+// overlayInset is the space between an overlay's border and its text.
+var overlayInset = lipgloss.NewStyle().Padding(0, 1)
+
+// inside is the content area of a bordered rectangle.
+func (r rect) inside() rect {
+	fw, fh := paneBorder.GetFrameSize()
+	return rect{r.x + fw/2, r.y + fh/2, max(r.w-fw, 0), max(r.h-fh, 0)}
+}
 
 // A layout places the header, the panes and the footer. In tabs mode every
-// pane gets the whole body (no borders) and a tab bar says which is shown.
+// pane gets the whole body (no borders) under a tab bar.
 type layout struct {
 	width, height int
 	tabs          bool
-	headerH       int
-	tabBarY       int
-	panes         [paneCount]rect // outer rectangles (with borders unless tabs)
-	visible       [paneCount]bool
-	footerY       int
+	body          rect            // between the header and the footer
+	slots         [slotCount]rect // outer rectangles, when side by side
+	tabBody       rect            // what a pane gets in tabs mode
 }
 
 // Below these sizes the panes collapse into tabs.
@@ -50,48 +46,205 @@ const (
 	minColumnsHeight = 28
 )
 
-// arrange computes the layout for a terminal of w×h. It is pure, so it can
-// be tested on its own; chrome heights are passed in, never guessed.
-func arrange(w, h, headerH, footerH int, readOnly bool) layout {
-	l := layout{width: w, height: h, headerH: headerH, footerY: h - footerH}
-	bodyY := headerH
-	bodyH := max(h-headerH-footerH, 0)
+// arrange computes the layout for a terminal of w×h, with the chrome's
+// heights measured by the caller. It is pure, so it can be tested alone.
+// framesOnly is a recording shown read-only: the frames alone, no tabs.
+func arrange(w, h, headerH, tabBarH, footerH int, framesOnly bool) layout {
+	l := layout{width: w, height: h, body: rect{0, headerH, w, max(h-headerH-footerH, 0)}}
+	b := l.body
 	switch {
-	case readOnly:
-		l.visible[paneFrames] = true
+	case framesOnly:
 		l.tabs = true
-		l.panes[paneFrames] = rect{0, bodyY, w, bodyH}
+		l.tabBody = b
 	case w < minColumnsWidth || h < minColumnsHeight:
 		l.tabs = true
-		l.tabBarY = bodyY
-		for i := range l.panes {
-			l.visible[i] = true
-			l.panes[i] = rect{0, bodyY + 1, w, max(bodyH-1, 0)}
-		}
+		l.tabBody = rect{0, b.y + tabBarH, w, max(b.h-tabBarH, 0)}
 	default:
-		toolsW := w * 25 / 100
-		framesW := w * 40 / 100
-		callW := w - toolsW - framesW
-		editorH := bodyH * 45 / 100
-		l.panes[paneTools] = rect{0, bodyY, toolsW, bodyH}
-		l.panes[paneEditor] = rect{toolsW, bodyY, callW, editorH}
-		l.panes[paneResult] = rect{toolsW, bodyY + editorH, callW, bodyH - editorH}
-		l.panes[paneFrames] = rect{toolsW + callW, bodyY, framesW, bodyH}
-		l.panes[paneResources] = l.panes[paneTools]
-		l.panes[panePrompts] = l.panes[paneTools]
-		for i := range l.visible {
-			l.visible[i] = true
-		}
+		leftW, rightW := w*25/100, w*40/100
+		midW, topH := w-leftW-rightW, b.h*45/100
+		l.slots[slotLeft] = rect{0, b.y, leftW, b.h}
+		l.slots[slotTop] = rect{leftW, b.y, midW, topH}
+		l.slots[slotBottom] = rect{leftW, b.y + topH, midW, b.h - topH}
+		l.slots[slotRight] = rect{leftW + midW, b.y, rightW, b.h}
 	}
 	return l
 }
 
-// content is the rectangle a pane draws into.
-func (l layout) content(p paneID) rect {
-	if l.tabs {
-		return l.panes[p]
+// contentRect is the rectangle pane id draws into.
+func (m *Model) contentRect(id paneID) rect {
+	if m.lay.tabs {
+		return m.lay.tabBody
 	}
-	return l.panes[p].inner()
+	return m.lay.slots[paneTable[id].slot].inside()
+}
+
+// overlayRect is the box an overlay is drawn in: the whole body.
+func (m *Model) overlayRect() rect { return m.lay.body }
+
+// overlayContent is what an overlay's text gets inside its box.
+func (m *Model) overlayContent() rect {
+	r := m.overlayRect().inside()
+	iw, ih := overlayInset.GetFrameSize()
+	return rect{r.x + iw/2, r.y + ih/2, max(r.w-iw, 1), max(r.h-ih, 1)}
+}
+
+// failureRect is where a failed connection is explained: the slots but the
+// frames' (or the whole body, in tabs).
+func (m *Model) failureRect() rect {
+	if m.lay.tabs {
+		return m.lay.tabBody
+	}
+	a, b := m.lay.slots[slotLeft], m.lay.slots[slotTop]
+	return rect{a.x, a.y, b.x + b.w - a.x, a.h}.inside()
+}
+
+func (m *Model) resize(w, h int) {
+	if w <= 0 || h <= 0 {
+		return
+	}
+	m.hdr.setSize(w)
+	m.lay = layout{width: w, height: h}
+	m.lay = arrange(w, h, lipgloss.Height(m.hdr.view()), lipgloss.Height(m.tabBar()), lipgloss.Height(m.footer()), m.framesOnly())
+	m.frames().setSplit(m.framesOnly() && w >= 100)
+	for id, p := range m.panes {
+		r := m.contentRect(paneID(id))
+		p.setSize(r.w, r.h)
+	}
+	c := m.conn()
+	fr := m.failureRect()
+	c.failure.setSize(fr.w, fr.h)
+	if c.err != nil {
+		c.failure.keepDoc(failureDoc(c.opts.Target, c.err, fr.w))
+	}
+	if m.overlay != nil {
+		r := m.overlayContent()
+		m.overlay.setSize(r.w, r.h)
+	}
+}
+
+// View draws the screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "jig"
+	if n := m.hdr.info.ServerName; n != "" {
+		v.WindowTitle = "jig · " + n
+	}
+	return v
+}
+
+func (m *Model) render() string {
+	l := m.lay
+	if l.width == 0 || l.height == 0 {
+		return ""
+	}
+	lines := make([]string, 0, l.height)
+	lines = append(lines, fit(m.hdr.view(), l.width, l.body.y)...)
+	switch {
+	case m.overlay != nil:
+		lines = append(lines, m.overlayBox()...)
+	case l.tabs:
+		if !m.framesOnly() {
+			lines = append(lines, m.tabBar())
+		}
+		r := l.tabBody
+		if m.conn().failed() && m.focus != paneFrames {
+			lines = append(lines, fit(m.conn().failure.view(m.st()), r.w, r.h)...)
+		} else {
+			lines = append(lines, fit(m.panes[m.focus].view(), r.w, r.h)...)
+		}
+	default:
+		lines = append(lines, m.columns()...)
+	}
+	lines = append(lines, m.footer())
+	return strings.Join(lines, "\n")
+}
+
+// overlayBox is the open overlay in a box over the whole body.
+func (m *Model) overlayBox() []string {
+	r, c := m.overlayRect(), m.overlayContent()
+	iw, _ := overlayInset.GetFrameSize()
+	pad := strings.Repeat(" ", iw/2)
+	body := fit(m.overlay.view(), c.w, c.h)
+	for i := range body {
+		body[i] = pad + body[i]
+	}
+	return box(m.st(), m.overlay.title(), strings.Join(body, "\n"), r.w, r.h, true)
+}
+
+// columns draws the slots side by side: the lists | what is written over
+// what came back | the frames.
+func (m *Model) columns() []string {
+	l := m.lay
+	grid := make([]string, l.body.h)
+	var left, mid []string
+	if m.conn().failed() {
+		a, b := l.slots[slotLeft], l.slots[slotTop]
+		left = box(m.st(), "Connection", m.conn().failure.view(m.st()), b.x+b.w-a.x, l.body.h, m.focus != paneFrames)
+	} else {
+		left = m.slotBox(slotLeft)
+		mid = append(m.slotBox(slotTop), m.slotBox(slotBottom)...)
+	}
+	right := m.slotBox(slotRight)
+	for i := range grid {
+		row := left[i]
+		if mid != nil {
+			row += mid[i]
+		}
+		grid[i] = row + right[i]
+	}
+	return grid
+}
+
+// slotBox draws the pane a slot shows in its border.
+func (m *Model) slotBox(s slot) []string {
+	id, r := m.shown[s], m.lay.slots[s]
+	return box(m.st(), m.slotTitle(s), m.panes[id].view(), r.w, r.h, m.focus == id)
+}
+
+// slotTitle names the pane a slot shows and the keys of the panes that
+// share the slot with it, with their names when they fit.
+func (m *Model) slotTitle(s slot) string {
+	id := m.shown[s]
+	long, short := m.paneTitle(id), m.paneTitle(id)
+	for other, spec := range paneTable {
+		if spec.slot == s && paneID(other) != id {
+			long += fmt.Sprintf(" · %d %s", other+1, strings.ToLower(spec.name))
+			short += fmt.Sprintf(" · %d", other+1)
+		}
+	}
+	if boxTitleFits(long, m.lay.slots[s].w) {
+		return long
+	}
+	return short
+}
+
+// tabBar names every pane. When the titles do not fit, the tabs not shown
+// lose their counts, then their names: the numbers still say which key.
+func (m *Model) tabBar() string {
+	w := m.lay.width
+	var bar string
+	for short := 0; short < 3; short++ {
+		var parts []string
+		for i, spec := range paneTable {
+			id := paneID(i)
+			st, t := m.st().tabInactive, m.paneTitle(id)
+			switch {
+			case id == m.focus:
+				st = m.st().tabActive
+			case short == 1:
+				t = fmt.Sprintf("%d %s", id+1, spec.name)
+			case short == 2:
+				t = fmt.Sprint(id + 1)
+			}
+			parts = append(parts, st.Render(t))
+		}
+		if bar = strings.Join(parts, ""); ansi.StringWidth(bar) <= w {
+			break
+		}
+	}
+	return fitTo(bar, w)
 }
 
 // fit pads or cuts s to exactly w×h cells.
@@ -115,27 +268,56 @@ func fit(s string, w, h int) []string {
 	return lines
 }
 
-// box draws content in a rounded border with the title set into the top edge.
-func box(st *styles, title, content string, w, h int, focused bool) []string {
-	if w < 2 || h < 2 {
-		return fit("", w, h)
+// fitTo pads or cuts s to exactly w cells.
+func fitTo(s string, w int) string { return fit(ansi.Truncate(s, w, "…"), w, 1)[0] }
+
+// chromeRows is how many rows the given lines of a pane's chrome take.
+func chromeRows(parts ...string) int {
+	n := 0
+	for _, p := range parts {
+		n += lipgloss.Height(p)
 	}
-	border := st.muted
-	if focused {
-		border = st.title
-	}
+	return n
+}
+
+// boxTitle is how a title sits in a box's top edge: "▸ " marks the focus.
+func boxTitle(title string, focused bool) string {
 	t := " " + title + " "
 	if focused {
 		t = "▸" + t
 	}
-	t = ansi.Truncate(t, max(w-4, 0), "…")
-	top := border.Render("╭─") + st.borderTitle.Render(t) + border.Render(strings.Repeat("─", max(w-3-ansi.StringWidth(t), 0))+"╮")
+	return t
+}
+
+// boxTitleFits reports whether a title fits a box of width w whole, with
+// a cell of the edge to spare after it.
+func boxTitleFits(title string, w int) bool {
+	return ansi.StringWidth(boxTitle(title, true)) < boxTitleWidth(w)
+}
+
+// boxTitleWidth is the room for a title in a box of width w: the edge but
+// its corners and a rule on each side of the title.
+func boxTitleWidth(w int) int { return max(w-paneBorder.GetHorizontalFrameSize()-2, 0) }
+
+// box draws content in the pane border with the title set into its top edge.
+func box(st *styles, title, content string, w, h int, focused bool) []string {
+	fw, fh := paneBorder.GetFrameSize()
+	if w < fw || h < fh {
+		return fit("", w, h)
+	}
+	b := lipgloss.RoundedBorder()
+	edge := st.muted
+	if focused {
+		edge = st.title
+	}
+	t := ansi.Truncate(boxTitle(title, focused), boxTitleWidth(w), "…")
+	top := edge.Render(b.TopLeft+b.Top) + st.borderTitle.Render(t) +
+		edge.Render(strings.Repeat(b.Top, max(w-fw-1-ansi.StringWidth(t), 0))+b.TopRight)
 	out := make([]string, 0, h)
 	out = append(out, top)
-	side := border.Render("│")
-	for _, l := range fit(content, w-2, h-2) {
-		out = append(out, side+l+side)
+	left, right := edge.Render(b.Left), edge.Render(b.Right)
+	for _, l := range fit(content, w-fw, h-fh) {
+		out = append(out, left+l+right)
 	}
-	out = append(out, border.Render("╰"+strings.Repeat("─", w-2)+"╯"))
-	return out
+	return append(out, edge.Render(b.BottomLeft+strings.Repeat(b.Bottom, w-fw)+b.BottomRight))
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpjig/jig/session"
@@ -20,8 +19,10 @@ type levelPicker struct {
 	current string // the level last set, "" when never set
 }
 
-func newLevelPicker(st *styles) *levelPicker {
-	return &levelPicker{st: st, keys: newLevelKeys(), out: &outbox{}}
+func newLevelPicker(st *styles, out *outbox, current string) *levelPicker {
+	l := &levelPicker{st: st, keys: newLevelKeys(), out: out, current: current}
+	l.open()
+	return l
 }
 
 func (l *levelPicker) open() {
@@ -33,26 +34,20 @@ func (l *levelPicker) open() {
 	}
 }
 
-func (l *levelPicker) update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	switch {
-	case key.Matches(k, l.keys.Up):
-		l.sel = max(l.sel-1, 0)
-	case key.Matches(k, l.keys.Down):
-		l.sel = min(l.sel+1, len(session.LogLevels)-1)
-	case key.Matches(k, l.keys.Set):
-		return l.out.send(setLogLevelMsg{level: session.LogLevels[l.sel]})
-	case key.Matches(k, l.keys.Close):
-		return l.out.send(closeLevelMsg{})
-	}
-	return nil
-}
+func (l *levelPicker) title() string    { return "Server log level (logging/setLevel)" }
+func (l *levelPicker) typing() bool     { return false }
+func (l *levelPicker) setSize(w, h int) {}
 
-func (l *levelPicker) help() []key.Binding {
-	return []key.Binding{l.keys.Set, l.keys.Up, l.keys.Down, l.keys.Close}
+func (l *levelPicker) update(msg tea.Msg) tea.Cmd { return nil }
+
+func (l *levelPicker) actions() []action {
+	k := l.keys
+	return []action{
+		on(k.Set, func() tea.Cmd { return l.out.send(setLogLevelMsg{level: session.LogLevels[l.sel]}) }),
+		on(k.Up, does(func() { l.sel = max(l.sel-1, 0) })),
+		on(k.Down, does(func() { l.sel = min(l.sel+1, len(session.LogLevels)-1) })),
+		on(k.Close, func() tea.Cmd { return l.out.send(closeOverlayMsg{}) }),
+	}
 }
 
 func (l *levelPicker) view() string {
@@ -74,27 +69,28 @@ func (l *levelPicker) view() string {
 	return strings.Join(lines, "\n")
 }
 
-// levels handles the log level picker's requests and their replies.
-func (m *Model) levels(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case setLogLevelMsg:
-		s := m.session()
-		if s == nil {
-			m.setStatus("not connected: there is no server to set the log level of", true)
-			return nil
-		}
-		m.overlay = overlayNone
-		m.setStatus("logging/setLevel "+msg.level+" sent…", false)
-		return setLogLevel(m.ctx, s, m.cfg.Timeout, msg.level)
-	case logLevelSetMsg:
-		if msg.err != nil {
-			m.setStatus("logging/setLevel "+msg.level+": "+msg.err.Error(), true)
-			return nil
-		}
-		m.level.current = msg.level
-		m.setStatus("the server now logs at "+msg.level+" and above (notifications/message rows in the frames pane)", false)
-	case closeLevelMsg:
-		m.overlay = overlayNone
+// openLevel opens the log level picker.
+func (m *Model) openLevel() {
+	m.openOverlay(newLevelPicker(m.st(), m.env.out, m.conn().logLevel))
+}
+
+func (m *Model) setLogLevel(msg setLogLevelMsg) tea.Cmd {
+	s := m.session()
+	if s == nil {
+		m.setStatus("not connected: there is no server to set the log level of", true)
+		return nil
 	}
+	m.overlay = nil
+	m.setStatus("logging/setLevel "+msg.level+" sent…", false)
+	return setLogLevel(m.ctx, s, m.conn().timeout, msg.level)
+}
+
+func (m *Model) logLevelSet(msg logLevelSetMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus("logging/setLevel "+msg.level+": "+msg.err.Error(), true)
+		return nil
+	}
+	m.conn().logLevel = msg.level
+	m.setStatus("the server now logs at "+msg.level+" and above (notifications/message rows in the frames pane)", false)
 	return nil
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"encoding/json"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpjig/jig/frames/fixture"
@@ -10,9 +12,18 @@ import (
 	"github.com/mcpjig/jig/session"
 )
 
-// Everything the UI can receive besides keys, mouse and window sizes.
-// Replies to asynchronous work carry who asked (a connection attempt, a call
-// id), so a late reply lands where it belongs or is dropped.
+// Everything the UI can receive besides keys, mouse and window sizes. Each
+// message names its one handler in its route method, which is all Update
+// calls: a message cannot be left out of a case list, because there is
+// none, and a command cannot return a message without a route (commands.go
+// builds every command from a function that returns a routed). Replies to
+// asynchronous work carry who asked (a connection attempt, a call id, a
+// dialog's token), so a late reply lands where it belongs or is dropped.
+
+// A routed message knows its handler.
+type routed interface {
+	route(m *Model) tea.Cmd
+}
 
 // connectedMsg: attempt number attempt opened a session.
 type connectedMsg struct {
@@ -20,11 +31,15 @@ type connectedMsg struct {
 	s       *session.Session
 }
 
+func (msg connectedMsg) route(m *Model) tea.Cmd { return m.connected(msg) }
+
 // connectFailedMsg: attempt number attempt could not open a session.
 type connectFailedMsg struct {
 	attempt int
 	err     error
 }
+
+func (msg connectFailedMsg) route(m *Model) tea.Cmd { return m.connectFailed(msg) }
 
 // toolsListedMsg: tools/list (all pages) came back, for the given reason
 // ("connected", "list_changed", "refresh").
@@ -35,12 +50,24 @@ type toolsListedMsg struct {
 	err    error
 }
 
+func (msg toolsListedMsg) route(m *Model) tea.Cmd { return m.toolsListed(msg) }
+
 // toolsChangedMsg: the server sent notifications/tools/list_changed.
 type toolsChangedMsg struct{}
+
+func (toolsChangedMsg) route(m *Model) tea.Cmd { return m.toolsChanged() }
 
 // listChangedMsg: the server sent notifications/resources/list_changed
 // (pane is paneResources) or notifications/prompts/list_changed (panePrompts).
 type listChangedMsg struct{ pane paneID }
+
+func (msg listChangedMsg) route(m *Model) tea.Cmd { return m.listChanged(msg) }
+
+// relistMsg asks to list a pane's items again, on the wire (R): the tools,
+// the resources (or their templates) or the prompts.
+type relistMsg struct{ pane paneID }
+
+func (msg relistMsg) route(m *Model) tea.Cmd { return m.relist(msg.pane, "refresh") }
 
 // resourcesListedMsg: resources/list (all pages) came back, for the given
 // reason ("opened", "list_changed", "refresh").
@@ -50,6 +77,8 @@ type resourcesListedMsg struct {
 	err    error
 }
 
+func (msg resourcesListedMsg) route(m *Model) tea.Cmd { return m.resourcesListed(msg) }
+
 // templatesListedMsg: resources/templates/list (all pages) came back, for
 // the given reason.
 type templatesListedMsg struct {
@@ -58,6 +87,8 @@ type templatesListedMsg struct {
 	err    error
 }
 
+func (msg templatesListedMsg) route(m *Model) tea.Cmd { return m.templatesListed(msg) }
+
 // promptsListedMsg: prompts/list (all pages) came back, for the given reason.
 type promptsListedMsg struct {
 	reason string
@@ -65,16 +96,24 @@ type promptsListedMsg struct {
 	err    error
 }
 
+func (msg promptsListedMsg) route(m *Model) tea.Cmd { return m.promptsListed(msg) }
+
 // framesMsg: the frame log now holds n frames.
 type framesMsg struct{ n int }
+
+func (msg framesMsg) route(m *Model) tea.Cmd { return m.framesGrew(msg) }
 
 // serverAskMsg: the server sent a request a human answers (sampling,
 // elicitation); its hook waits for answerAskMsg.
 type serverAskMsg struct{ q *serverAsk }
 
+func (msg serverAskMsg) route(m *Model) tea.Cmd { return m.serverAsked(msg) }
+
 // askDoneMsg: the hook of server request id returned (answered, withdrawn
 // by the server, or the session ended).
 type askDoneMsg struct{ id int }
+
+func (msg askDoneMsg) route(m *Model) tea.Cmd { return m.askDone(msg) }
 
 // progressMsg: notifications/progress arrived for call id.
 type progressMsg struct {
@@ -82,11 +121,15 @@ type progressMsg struct {
 	p  session.Progress
 }
 
+func (msg progressMsg) route(m *Model) tea.Cmd { return m.progressed(msg) }
+
 // logLevelSetMsg: logging/setLevel level was sent (or refused).
 type logLevelSetMsg struct {
 	level string
 	err   error
 }
+
+func (msg logLevelSetMsg) route(m *Model) tea.Cmd { return m.logLevelSet(msg) }
 
 // callDoneMsg: call id came back (or failed to).
 type callDoneMsg struct {
@@ -95,6 +138,8 @@ type callDoneMsg struct {
 	err error
 }
 
+func (msg callDoneMsg) route(m *Model) tea.Cmd { return m.callDone(msg) }
+
 // renderedMsg: a large result of call id was rendered off the UI goroutine.
 type renderedMsg struct {
 	id      int
@@ -102,11 +147,15 @@ type renderedMsg struct {
 	partial bool
 }
 
+func (msg renderedMsg) route(m *Model) tea.Cmd { return m.rendered(msg) }
+
 // savedMsg: a body was written to path (or not).
 type savedMsg struct {
 	path string
 	err  error
 }
+
+func (msg savedMsg) route(m *Model) tea.Cmd { return m.saved(msg) }
 
 // pinBuiltMsg: the fixture for the pin dialog's opening token was built
 // (or was already), and its file was looked at: abs is the path made
@@ -119,6 +168,8 @@ type pinBuiltMsg struct {
 	err    error
 }
 
+func (msg pinBuiltMsg) route(m *Model) tea.Cmd { return m.pinBuilt(msg) }
+
 // pinSavedMsg: the pin dialog's fixture was written to path (or not;
 // exists says the refusal was because the file exists).
 type pinSavedMsg struct {
@@ -128,13 +179,19 @@ type pinSavedMsg struct {
 	err       error
 }
 
+func (msg pinSavedMsg) route(m *Model) tea.Cmd { return m.pinSaved(msg) }
+
 // closedMsg: the session was closed.
 type closedMsg struct{ err error }
+
+func (msg closedMsg) route(m *Model) tea.Cmd { return m.closed(msg) }
 
 // Requests panes make of the root: a pane never reaches into another pane.
 
 // chooseToolMsg asks to prepare a call of the named tool in the editor.
 type chooseToolMsg struct{ name string }
+
+func (msg chooseToolMsg) route(m *Model) tea.Cmd { return m.chooseTool(msg) }
 
 // sendCallMsg asks to send a tools/call with exactly these argument bytes.
 // violations are the schema problems the user confirmed sending anyway.
@@ -145,17 +202,25 @@ type sendCallMsg struct {
 	progress   bool // send _meta.progressToken with the call
 }
 
+func (msg sendCallMsg) route(m *Model) tea.Cmd { return m.sendCall(msg) }
+
 // readResourceMsg asks to send resources/read for uri, exactly as given
 // (a wrong URI included: its error is evidence too).
 type readResourceMsg struct{ uri string }
+
+func (msg readResourceMsg) route(m *Model) tea.Cmd { return m.readResource(msg) }
 
 // listTemplatesMsg asks to list the resource templates if they were not
 // listed yet (they are shown for the first time).
 type listTemplatesMsg struct{}
 
+func (listTemplatesMsg) route(m *Model) tea.Cmd { return m.listOnOpen() }
+
 // choosePromptMsg asks to prepare a prompts/get of the named prompt in the
 // editor.
 type choosePromptMsg struct{ name string }
+
+func (msg choosePromptMsg) route(m *Model) tea.Cmd { return m.choosePrompt(msg) }
 
 // getPromptMsg asks to send prompts/get with these arguments, typed as a JSON
 // object of strings. violations are the problems the user sent anyway.
@@ -165,9 +230,13 @@ type getPromptMsg struct {
 	violations []schema.Violation
 }
 
+func (msg getPromptMsg) route(m *Model) tea.Cmd { return m.getPrompt(msg) }
+
 // cancelCallMsg asks to cancel call id while it is open (id 0: the newest
 // open call): the SDK sends notifications/cancelled.
 type cancelCallMsg struct{ id int }
+
+func (msg cancelCallMsg) route(m *Model) tea.Cmd { return m.cancelCall(msg) }
 
 // answerAskMsg answers the server's request id (a serverAsk); what says
 // how, for the status line.
@@ -177,18 +246,18 @@ type answerAskMsg struct {
 	what   string
 }
 
+func (msg answerAskMsg) route(m *Model) tea.Cmd { return m.answerAsk(msg) }
+
 // hideAskMsg asks to hide the server-request dialog; the request stays
 // open and openAskMsg shows it again.
 type hideAskMsg struct{}
 
-// openAskMsg asks to show the oldest server request waiting for an answer.
-type openAskMsg struct{}
+func (hideAskMsg) route(m *Model) tea.Cmd { return m.hideAsk() }
 
 // setLogLevelMsg asks to send logging/setLevel.
 type setLogLevelMsg struct{ level string }
 
-// closeLevelMsg asks to close the log level picker.
-type closeLevelMsg struct{}
+func (msg setLogLevelMsg) route(m *Model) tea.Cmd { return m.setLogLevel(msg) }
 
 // editCallMsg asks to load a previous call's tool and arguments into the
 // editor (and, with edit, to start typing in it).
@@ -197,13 +266,19 @@ type editCallMsg struct {
 	edit bool
 }
 
+func (msg editCallMsg) route(m *Model) tea.Cmd { return m.editCall(msg) }
+
 // showFramesMsg asks the frames pane to select the frame with this sequence
 // number and take the focus.
 type showFramesMsg struct{ seq int64 }
 
+func (msg showFramesMsg) route(m *Model) tea.Cmd { return m.showFrames(msg) }
+
 // selectCallMsg tells the root which call the result pane now shows, so the
 // frames pane can mark it.
 type selectCallMsg struct{ id int }
+
+func (msg selectCallMsg) route(m *Model) tea.Cmd { return m.selectCall(msg) }
 
 // writeMsg asks to write data to a file named after name.
 type writeMsg struct {
@@ -211,8 +286,12 @@ type writeMsg struct {
 	data []byte
 }
 
+func (msg writeMsg) route(m *Model) tea.Cmd { return write(m.cfg.SaveDir, msg.name, msg.data) }
+
 // pinCallMsg asks to open the pin dialog for call id.
 type pinCallMsg struct{ id int }
+
+func (msg pinCallMsg) route(m *Model) tea.Cmd { return m.pinCall(msg) }
 
 // buildPinMsg asks to build the pin dialog's fixture (reusing have when it
 // was built already) and to look at the file it would be saved in.
@@ -221,6 +300,8 @@ type buildPinMsg struct {
 	path  string
 	have  *fixture.Fixture
 }
+
+func (msg buildPinMsg) route(m *Model) tea.Cmd { return m.buildPin(msg) }
 
 // savePinMsg asks to save f in path; an existing file is replaced only
 // when overwrite is set, which only the dialog's explicit overwrite key does.
@@ -231,8 +312,12 @@ type savePinMsg struct {
 	overwrite bool
 }
 
+func (msg savePinMsg) route(m *Model) tea.Cmd { return m.savePin(msg) }
+
 // closePinMsg asks to close the pin dialog (and to stop building its fixture).
 type closePinMsg struct{}
+
+func (closePinMsg) route(m *Model) tea.Cmd { return m.closePin() }
 
 // statusMsg puts a line in the status bar.
 type statusMsg struct {
@@ -240,10 +325,17 @@ type statusMsg struct {
 	isErr bool
 }
 
+func (msg statusMsg) route(m *Model) tea.Cmd {
+	m.setStatus(msg.text, msg.isErr)
+	return nil
+}
+
 // reproduceMsg asks to reproduce the recorded tools/call at frame index
 // frame: connect (to the recording's own target unless another was given),
 // load its exact arguments into the editor, and compare what comes back.
 type reproduceMsg struct{ frame int }
+
+func (msg reproduceMsg) route(m *Model) tea.Cmd { return m.reproduce(msg) }
 
 // A callRef names a call to mark or compare: a call of this session by id
 // (id > 0), or else the tools/call at frame index frame of the frames pane.
@@ -255,12 +347,13 @@ type callRef struct {
 // markMsg asks to mark a call as the one others are compared with.
 type markMsg struct{ ref callRef }
 
+func (msg markMsg) route(m *Model) tea.Cmd { return m.markCall(msg) }
+
 // compareMsg asks to compare a call with the marked one.
 type compareMsg struct{ ref callRef }
 
-// closeCompareMsg asks to close the comparison.
-type closeCompareMsg struct{}
+func (msg compareMsg) route(m *Model) tea.Cmd { return m.compareCall(msg) }
 
-// toolsIndexedMsg: the tools named by tools/call requests, by frame index,
-// were read in the background.
+// toolsIndexedMsg (to the frames pane): the tools named by tools/call
+// requests, by frame index, were read in the background.
 type toolsIndexedMsg struct{ names map[int]string }

@@ -88,19 +88,17 @@ func BenchmarkTimelineAndToolFilter100k(b *testing.B) {
 	defer x.Close()
 	b.Run("timeline", func(b *testing.B) {
 		for b.Loop() {
-			p := newFramesPane(newStyles(true), x)
+			p := newFramesPane(testEnv(x))
 			p.setSize(120, 32)
-			p.update(press("T")[0])
+			keys(p, "T")
 			_ = p.view()
 		}
 	})
 	b.Run("tool-filter-first", func(b *testing.B) {
 		for b.Loop() {
-			p := newFramesPane(newStyles(true), x)
+			p := newFramesPane(testEnv(x))
 			p.setSize(120, 32)
-			for _, m := range press("/", "tool=get_report", "enter") {
-				p.update(m)
-			}
+			keys(p, "/", "tool=get_report", "enter")
 		}
 	})
 }

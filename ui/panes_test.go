@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -47,6 +48,41 @@ func press(keys ...string) []tea.Msg {
 	return out
 }
 
+// testEnv is what a pane is built with in a test: the frames of r (an
+// empty log when nil), no calls, no session.
+func testEnv(r frames.Reader) *paneEnv {
+	if r == nil {
+		r = frames.NewLog(nil)
+	}
+	return &paneEnv{st: newStyles(true), out: &outbox{}, reader: r, calls: newCallLog(), conn: &connection{}}
+}
+
+// A keyed is what keys can be sent to: a pane or an overlay.
+type keyed interface {
+	actions() []action
+	update(tea.Msg) tea.Cmd
+	typing() bool
+}
+
+// keys sends key presses to p as the root does (pressKey), and returns why
+// the last one did nothing, if it did not.
+func keys(p keyed, names ...string) (whyNot string) {
+	for _, msg := range press(names...) {
+		_, whyNot = pressKey(p.actions(), p.typing(), p.update, msg.(tea.KeyPressMsg))
+	}
+	return whyNot
+}
+
+// helpOf is what the help and the footer draw for p's keys now.
+func helpOf(p keyed) []key.Binding { return bindings(p.actions()) }
+
+// envWith is testEnv(nil) with these calls made.
+func envWith(calls ...*call) *paneEnv {
+	env := testEnv(nil)
+	env.calls.list = calls
+	return env
+}
+
 // demoTools lists the demo server's tools, as sent.
 func demoTools(t *testing.T) []json.RawMessage {
 	raw, _ := demoListing(t)
@@ -82,29 +118,23 @@ func toolNamed(t *testing.T, raw []json.RawMessage, name string) toolInfo {
 }
 
 func TestToolsPane(t *testing.T) {
-	st := newStyles(true)
-	p := newToolsPane(st)
+	p := newToolsPane(testEnv(nil))
 	p.setSize(60, 34)
 	raw, typed := demoListing(t)
 	p.setTools(raw, typed, true)
-	for _, m := range press("G") {
-		p.update(m)
-	}
+	keys(p, "G")
 	golden.RequireEqual(t, screen(p.view()))
 	if got := p.selectedName(); got != "search_orders" {
 		t.Errorf("after G the selection is %q, want search_orders (the last tool)", got)
 	}
-	for _, m := range press("enter") {
-		p.update(m)
-	}
+	keys(p, "enter")
 	if len(p.out.msgs) != 1 || p.out.msgs[0] != (chooseToolMsg{name: "search_orders"}) {
 		t.Errorf("enter queued %v, want chooseToolMsg{search_orders}", p.out.msgs)
 	}
 }
 
 func TestToolsPaneFilterAndRelist(t *testing.T) {
-	st := newStyles(true)
-	p := newToolsPane(st)
+	p := newToolsPane(testEnv(nil))
 	p.setSize(50, 16)
 	raw, typed := demoListing(t)
 	p.setTools(raw, typed, true)
@@ -122,9 +152,7 @@ func TestToolsPaneFilterAndRelist(t *testing.T) {
 	next = append(next, json.RawMessage(`{"name":"new_tool","inputSchema":{"type":"object"}}`))
 	p.setTools(next, typed, false)
 	golden.RequireEqual(t, screen(p.view()))
-	for _, m := range press("/", "order") {
-		p.update(m)
-	}
+	keys(p, "/", "order")
 	if len(p.shown) != 4 {
 		t.Errorf("filter %q shows %d tools, want 4", p.filter.value(), len(p.shown))
 	}
@@ -133,7 +161,7 @@ func TestToolsPaneFilterAndRelist(t *testing.T) {
 func newTestEditor(t *testing.T, args string) *editorPane {
 	t.Helper()
 	calls := []*call{}
-	e := newEditorPane(newStyles(true), &calls)
+	e := newEditorPane(envWith(calls...))
 	e.setSize(60, 16)
 	tool := toolNamed(t, demoTools(t), "search_orders")
 	e.load(tool.Name, tool.Input, args, 0)
@@ -151,14 +179,14 @@ func TestEditorViolationsNeedConfirmation(t *testing.T) {
 	args := "{\n  \"customer\": \"Acme Corp\",\n  \"since\": 5,\n  \"limit\": \"500\"\n}"
 	e := newTestEditor(t, args)
 	golden.RequireEqual(t, screen(e.view()))
-	e.update(press("ctrl+s")[0])
+	keys(e, "ctrl+s")
 	if len(e.out.msgs) != 1 {
 		t.Fatalf("the first ctrl+s queued %d messages, want one status line", len(e.out.msgs))
 	}
 	if _, ok := e.out.msgs[0].(statusMsg); !ok {
 		t.Fatalf("the first ctrl+s on violating arguments queued %#v, want a statusMsg asking to confirm", e.out.msgs[0])
 	}
-	e.update(press("ctrl+s")[0])
+	keys(e, "ctrl+s")
 	send, ok := e.out.msgs[1].(sendCallMsg)
 	if !ok {
 		t.Fatalf("the second ctrl+s queued %#v, want sendCallMsg", e.out.msgs[1])
@@ -174,8 +202,8 @@ func TestEditorViolationsNeedConfirmation(t *testing.T) {
 func TestEditorInvalidJSONCannotBeSent(t *testing.T) {
 	e := newTestEditor(t, "{\n  \"customer\": \"Acme Corp\",\n  \"since\": last month\n}")
 	golden.RequireEqual(t, screen(e.view()))
-	e.update(press("ctrl+s")[0])
-	e.update(press("ctrl+s")[0])
+	keys(e, "ctrl+s")
+	keys(e, "ctrl+s")
 	for _, m := range e.out.msgs {
 		if _, ok := m.(sendCallMsg); ok {
 			t.Fatalf("invalid JSON was sent; it must never be")
@@ -186,9 +214,7 @@ func TestEditorInvalidJSONCannotBeSent(t *testing.T) {
 func TestEditorTyping(t *testing.T) {
 	e := newTestEditor(t, "{\n  \"customer\": \"\"\n}")
 	e.startEditing()
-	for _, m := range press("down", "end", "left", "Acme Corp", "end", ",", "enter", `  "since": "last month"`) {
-		e.update(m)
-	}
+	keys(e, "down", "end", "left", "Acme Corp", "end", ",", "enter", `  "since": "last month"`)
 	want := "{\n  \"customer\": \"Acme Corp\",\n  \"since\": \"last month\"\n}"
 	if got := e.value(); got != want {
 		t.Errorf("after typing, the arguments are\n%s\nwant\n%s", got, want)
@@ -266,7 +292,7 @@ func TestResultPartial(t *testing.T) {
 	scJSON, _ := json.Marshal(sc)
 	c := doneCall(t, `{"content":[{"type":"text","text":`+string(scJSON)+`},{"type":"image","mimeType":"image/png","data":"aGVsbG8gd29ybGQh"},{"type":"resource_link","uri":"orders://acme","name":"acme orders"}],"structuredContent":`+sc+`}`, nil)
 	calls := []*call{c}
-	p := newResultPane(newStyles(true), &calls)
+	p := newResultPane(envWith(calls...))
 	p.setSize(70, 60)
 	p.show(2)
 	golden.RequireEqual(t, screen(p.view()))
@@ -275,7 +301,7 @@ func TestResultPartial(t *testing.T) {
 func TestResultToolErrorAndOutputViolation(t *testing.T) {
 	c := doneCall(t, `{"content":[{"type":"text","text":"customer not found"}],"structuredContent":{"orders":"none"},"isError":true}`, nil)
 	calls := []*call{c}
-	p := newResultPane(newStyles(true), &calls)
+	p := newResultPane(envWith(calls...))
 	p.setSize(70, 24)
 	p.show(2)
 	golden.RequireEqual(t, screen(p.view()))
@@ -284,7 +310,7 @@ func TestResultToolErrorAndOutputViolation(t *testing.T) {
 func TestResultRPCError(t *testing.T) {
 	c := doneCall(t, "", &session.RPCError{Code: -32602, Message: "invalid params: since: not a date", Raw: json.RawMessage(`{"code":-32602,"message":"invalid params: since: not a date"}`)})
 	calls := []*call{c}
-	p := newResultPane(newStyles(true), &calls)
+	p := newResultPane(envWith(calls...))
 	p.setSize(70, 16)
 	p.show(2)
 	golden.RequireEqual(t, screen(p.view()))
@@ -325,42 +351,34 @@ func storyLog() *frames.Log {
 }
 
 func TestFramesPane(t *testing.T) {
-	p := newFramesPane(newStyles(true), storyLog())
+	p := newFramesPane(testEnv(storyLog()))
 	p.setSize(90, 30)
 	p.setFocus(true)
-	for _, m := range press("g", "down", "down", "down", "down", "down", "down") {
-		p.update(m)
-	}
+	keys(p, "g", "down", "down", "down", "down", "down", "down")
 	golden.RequireEqual(t, screen(p.view()))
 	// p jumps from the request (#7) to its response (#9) and back.
-	p.update(press("p")[0])
+	keys(p, "p")
 	if i := p.selectedIndex(); i != 8 {
 		t.Errorf("p from #7 selected #%d, want #9 (its response)", i+1)
 	}
-	p.update(press("p")[0])
+	keys(p, "p")
 	if i := p.selectedIndex(); i != 6 {
 		t.Errorf("p from #9 selected #%d, want #7 (its request)", i+1)
 	}
 }
 
 func TestFramesPaneFilters(t *testing.T) {
-	p := newFramesPane(newStyles(true), storyLog())
+	p := newFramesPane(testEnv(storyLog()))
 	p.setSize(90, 20)
-	for _, m := range press("d", "d") { // ← only
-		p.update(m)
-	}
+	keys(p, "d", "d") // ← only
 	if got := p.count(); got != 6 {
 		t.Errorf("direction ← shows %d frames, want 6", got)
 	}
-	for _, m := range press("x", "/", "tools/call", "enter") {
-		p.update(m)
-	}
+	keys(p, "x", "/", "tools/call", "enter")
 	if got := p.count(); got != 4 {
 		t.Errorf("filter tools/call shows %d frames, want 4 (two requests, two responses)", got)
 	}
-	for _, m := range press("x", "t", "t", "t") { // request → result → error
-		p.update(m)
-	}
+	keys(p, "x", "t", "t", "t") // request → result → error
 	golden.RequireEqual(t, screen(p.view()))
 	if got := p.count(); got != 1 {
 		t.Errorf("kind error shows %d frames, want 1", got)
@@ -368,11 +386,11 @@ func TestFramesPaneFilters(t *testing.T) {
 }
 
 func TestFramesPaneRawToggle(t *testing.T) {
-	p := newFramesPane(newStyles(true), storyLog())
+	p := newFramesPane(testEnv(storyLog()))
 	p.setSize(90, 20)
 	p.selectSeq(3)
 	pretty := ansi.Strip(p.view())
-	p.update(press("v")[0])
+	keys(p, "v")
 	raw := ansi.Strip(p.view())
 	if !strings.Contains(pretty, `  "jsonrpc": "2.0",`) {
 		t.Errorf("pretty mode does not indent the body:\n%s", pretty)
@@ -387,16 +405,16 @@ func TestLayout(t *testing.T) {
 		w, h int
 		tabs bool
 	}{{80, 24, true}, {119, 40, true}, {120, 35, false}, {200, 60, false}, {150, 27, true}} {
-		l := arrange(tt.w, tt.h, 2, 1, false)
+		l := arrange(tt.w, tt.h, 2, 1, 1, false)
 		if l.tabs != tt.tabs {
 			t.Errorf("arrange(%d, %d): tabs %v, want %v", tt.w, tt.h, l.tabs, tt.tabs)
 		}
 		if !l.tabs {
-			total := l.panes[paneTools].w + l.panes[paneEditor].w + l.panes[paneFrames].w
+			total := l.slots[slotLeft].w + l.slots[slotTop].w + l.slots[slotRight].w
 			if total != tt.w {
 				t.Errorf("arrange(%d, %d): columns add up to %d", tt.w, tt.h, total)
 			}
-			if l.panes[paneEditor].h+l.panes[paneResult].h != l.panes[paneTools].h {
+			if l.slots[slotTop].h+l.slots[slotBottom].h != l.slots[slotLeft].h {
 				t.Errorf("arrange(%d, %d): arguments and result do not fill the column", tt.w, tt.h)
 			}
 		}

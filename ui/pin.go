@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -70,7 +69,7 @@ const (
 var pinFieldLabels = [pinFieldCount]string{"scenario", "note", "file"}
 
 func newPinDialog(st *styles) *pinDialog {
-	d := &pinDialog{st: st, keys: newPinKeys(), out: &outbox{}}
+	d := &pinDialog{st: st, keys: newPinKeys()}
 	for i := range d.fields {
 		d.fields[i] = newTextEdit(st, true)
 	}
@@ -125,65 +124,51 @@ func (d *pinDialog) setSize(w, h int) {
 	}
 }
 
+func (d *pinDialog) title() string { return fmt.Sprintf("Pin call #%d as a golden fixture", d.callID) }
+
+// typing: the form's fields take text.
+func (d *pinDialog) typing() bool { return d.stage == pinForm }
+
+// update takes what is typed into the form's fields, and the wheel.
 func (d *pinDialog) update(msg tea.Msg) tea.Cmd {
-	k, isKey := msg.(tea.KeyPressMsg)
-	switch d.stage {
-	case pinForm:
-		if !isKey {
+	switch msg := msg.(type) {
+	case wheelMsg:
+		if d.stage == pinReview || d.stage == pinSaving {
+			d.review.scroll(msg.dy)
+		}
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if d.stage == pinForm {
 			d.edit(msg)
-			return nil
-		}
-		switch {
-		case key.Matches(k, d.keys.Cancel):
-			return d.out.send(closePinMsg{})
-		case key.Matches(k, d.keys.NextField):
-			d.focusField((d.field + 1) % pinFieldCount)
-		case key.Matches(k, d.keys.PrevField):
-			d.focusField((d.field + pinFieldCount - 1) % pinFieldCount)
-		case key.Matches(k, d.keys.Build):
-			return d.build()
-		default:
-			d.edit(msg)
-		}
-	case pinBuilding:
-		if isKey && key.Matches(k, d.keys.Cancel) {
-			return d.out.send(closePinMsg{})
-		}
-	case pinReview:
-		if !isKey {
-			return nil
-		}
-		sk := d.keys.scrollKeys
-		switch {
-		case key.Matches(k, d.keys.Cancel):
-			return d.out.send(closePinMsg{})
-		case key.Matches(k, d.keys.Save):
-			return d.save(false)
-		case key.Matches(k, d.keys.Overwrite) && d.exists:
-			return d.save(true)
-		case key.Matches(k, d.keys.Edit):
-			d.stage, d.err = pinForm, nil
-			d.focusField(fieldPath)
-		case key.Matches(k, sk.Up):
-			d.review.scroll(-1)
-		case key.Matches(k, sk.Down):
-			d.review.scroll(1)
-		case key.Matches(k, sk.PageUp):
-			d.review.scroll(-max(d.review.height-1, 1))
-		case key.Matches(k, sk.PageDown):
-			d.review.scroll(max(d.review.height-1, 1))
-		case key.Matches(k, sk.Home):
-			d.review.home()
-		case key.Matches(k, sk.End):
-			d.review.end()
-		}
-	case pinSaved:
-		if isKey && key.Matches(k, d.keys.Close) {
-			return d.out.send(closePinMsg{})
 		}
 	}
-	// While saving, keys wait: the fixture is being written.
 	return nil
+}
+
+// actions: enter moves forward at every stage; nothing is written before
+// the review, and an existing file is only replaced with o.
+func (d *pinDialog) actions() []action {
+	k := d.keys
+	cancel := on(k.Cancel, func() tea.Cmd { return d.out.send(closePinMsg{}) })
+	switch d.stage {
+	case pinForm:
+		as := []action{on(k.Build, d.build), cancel,
+			on(k.NextField, does(func() { d.focusField((d.field + 1) % pinFieldCount) })),
+			on(k.PrevField, does(func() { d.focusField((d.field + pinFieldCount - 1) % pinFieldCount) })),
+		}
+		return append(as, fieldActions(d.fields[d.field], func(k tea.KeyPressMsg) tea.Cmd { d.edit(k); return nil })...)
+	case pinBuilding:
+		return []action{cancel}
+	case pinReview:
+		return append([]action{
+			on(k.Save, func() tea.Cmd { return d.save(false) }),
+			on(k.Overwrite, func() tea.Cmd { return d.save(true) }).only(d.exists, "the file does not exist: enter saves it"),
+			cancel,
+			on(k.Edit, does(func() { d.stage, d.err = pinForm, nil; d.focusField(fieldPath) })),
+		}, scrollActions(k.scrollKeys, &d.review)...)
+	case pinSaved:
+		return []action{on(k.Close, func() tea.Cmd { return d.out.send(closePinMsg{}) })}
+	}
+	return []action{cancel} // while saving, keys wait: the fixture is being written
 }
 
 // edit types into the focused field; the path follows the scenario until
@@ -344,28 +329,6 @@ func readOnlyTool(def json.RawMessage) bool {
 	return json.Unmarshal(def, &t) == nil && t.Annotations.ReadOnlyHint
 }
 
-func (d *pinDialog) help() []key.Binding {
-	k := d.keys
-	switch d.stage {
-	case pinForm:
-		return []key.Binding{k.Build, k.NextField, k.PrevField, k.Cancel}
-	case pinBuilding:
-		return []key.Binding{k.Cancel}
-	case pinReview:
-		k.Overwrite.SetEnabled(d.exists)
-		return []key.Binding{k.Save, k.Overwrite, k.Cancel, k.Edit, k.Down, k.PageDown}
-	case pinSaved:
-		return []key.Binding{k.Close}
-	}
-	return nil
-}
-
-func (d *pinDialog) wheel(dy int) {
-	if d.stage == pinReview || d.stage == pinSaving {
-		d.review.scroll(dy * 3)
-	}
-}
-
 func (d *pinDialog) view() string {
 	switch d.stage {
 	case pinReview, pinSaving:
@@ -419,69 +382,100 @@ func (d *pinDialog) savedView() string {
 	return strings.Join(lines, "\n")
 }
 
-// pinning handles the pin dialog's requests and the replies to them.
-func (m *Model) pinning(msg tea.Msg) tea.Cmd {
-	d := m.pin
-	switch msg := msg.(type) {
-	case pinCallMsg:
-		c, s := m.call(msg.id), m.session()
-		switch {
-		case s == nil:
-			m.setStatus("not connected: pinning needs the live session (r retries connecting)", true)
-		case c == nil || !c.done:
-			m.setStatus("this call has no response yet: pin it when it has one", true)
-		case !c.pinnable():
-			m.setStatus(fmt.Sprintf("call #%d failed before a response came back: there is nothing to pin", c.id), true)
-		default:
-			m.pinOpened++
-			d.open(m.pinOpened, c, readOnlyTool(c.def))
-			m.overlay = overlayPin
-		}
-	case buildPinMsg:
-		if msg.token != d.token {
-			return nil
-		}
-		c, s := m.call(d.callID), m.session()
-		if s == nil || c == nil {
-			d.built(pinBuiltMsg{token: d.token, err: fmt.Errorf("the session is closed: the call can no longer be pinned")})
-			return nil
-		}
-		ctx, cancel := context.WithTimeout(m.ctx, m.cfg.Timeout)
-		m.pinCancel = cancel
-		opts := replay.PinOptions{
-			Scenario: d.value(fieldScenario),
-			Note:     d.value(fieldNote),
-			Target:   m.opts.Target,
-			Tool:     c.def,
-			Probe:    -1,
-		}
-		return buildPin(ctx, cancel, s, c.ex, opts, msg.path, msg.have, msg.token)
-	case savePinMsg:
-		if msg.token == d.token {
-			return savePin(msg.f, msg.path, msg.overwrite, msg.token)
-		}
-	case pinBuiltMsg:
-		if msg.token == d.token && m.overlay == overlayPin {
-			d.built(msg)
-		}
-	case pinSavedMsg:
-		if msg.token == d.token {
-			d.savedReply(msg)
-			if msg.err == nil {
-				m.setStatus(d.saved, false)
-			}
-		}
-	case closePinMsg:
-		if m.pinCancel != nil {
-			m.pinCancel()
-		}
-		m.overlay = overlayNone
-		if d.stage == pinSaved {
-			m.setStatus(d.saved, false)
-		} else {
-			m.setStatus("pin cancelled: nothing was saved", false)
-		}
-		d.token = 0
+// pinning is the pin dialog and what it has under way: how many times it
+// was opened (each opening's token, so replies to an earlier one are
+// dropped), and how to stop building its fixture.
+type pinning struct {
+	dialog *pinDialog
+	opened int
+	cancel context.CancelFunc
+}
+
+func newPinning(st *styles, out *outbox) *pinning {
+	d := newPinDialog(st)
+	d.out = out
+	return &pinning{dialog: d}
+}
+
+// pinCall opens the pin dialog for a call (the result pane's P says why it
+// cannot be pinned before it sends this).
+func (m *Model) pinCall(msg pinCallMsg) tea.Cmd {
+	c, s := m.calls().byID(msg.id), m.session()
+	switch {
+	case s == nil:
+		m.setStatus("not connected: pinning needs the live session (r retries connecting)", true)
+	case c == nil || !c.done:
+		m.setStatus("this call has no response yet: pin it when it has one", true)
+	case !c.pinnable():
+		m.setStatus(fmt.Sprintf("call #%d failed before a response came back: there is nothing to pin", c.id), true)
+	default:
+		m.pins.opened++
+		r := m.overlayContent()
+		m.pins.dialog.setSize(r.w, r.h)
+		m.pins.dialog.open(m.pins.opened, c, readOnlyTool(c.def))
+		m.openOverlay(m.pins.dialog)
 	}
+	return nil
+}
+
+func (m *Model) buildPin(msg buildPinMsg) tea.Cmd {
+	d := m.pins.dialog
+	if msg.token != d.token {
+		return nil
+	}
+	c, s := m.calls().byID(d.callID), m.session()
+	if s == nil || c == nil {
+		d.built(pinBuiltMsg{token: d.token, err: fmt.Errorf("the session is closed: the call can no longer be pinned")})
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(m.ctx, m.conn().timeout)
+	m.pins.cancel = cancel
+	opts := replay.PinOptions{
+		Scenario: d.value(fieldScenario),
+		Note:     d.value(fieldNote),
+		Target:   m.conn().opts.Target,
+		Tool:     c.def,
+		Probe:    -1,
+	}
+	return buildPin(ctx, cancel, s, c.ex, opts, msg.path, msg.have, msg.token)
+}
+
+func (m *Model) savePin(msg savePinMsg) tea.Cmd {
+	if msg.token != m.pins.dialog.token {
+		return nil
+	}
+	return savePin(msg.f, msg.path, msg.overwrite, msg.token)
+}
+
+func (m *Model) pinBuilt(msg pinBuiltMsg) tea.Cmd {
+	if d := m.pins.dialog; msg.token == d.token && m.overlay == d {
+		d.built(msg)
+	}
+	return nil
+}
+
+func (m *Model) pinSaved(msg pinSavedMsg) tea.Cmd {
+	if d := m.pins.dialog; msg.token == d.token {
+		d.savedReply(msg)
+		if msg.err == nil {
+			m.setStatus(d.saved, false)
+		}
+	}
+	return nil
+}
+
+// closePin closes the dialog and stops building its fixture.
+func (m *Model) closePin() tea.Cmd {
+	d := m.pins.dialog
+	if m.pins.cancel != nil {
+		m.pins.cancel()
+	}
+	m.overlay = nil
+	if d.stage == pinSaved {
+		m.setStatus(d.saved, false)
+	} else {
+		m.setStatus("pin cancelled: nothing was saved", false)
+	}
+	d.token = 0
 	return nil
 }

@@ -100,11 +100,11 @@ func TestFlowPinCancel(t *testing.T) {
 func TestResultPinKeyOnlyWhenLive(t *testing.T) {
 	c := doneCall(t, `{"content":[{"type":"text","text":"ok"}]}`, nil)
 	calls := []*call{c}
-	p := newResultPane(newStyles(true), &calls)
+	p := newResultPane(envWith(calls...))
 	p.setSize(70, 20)
 	p.show(2)
 	enabled := func() bool {
-		for _, b := range p.help() {
+		for _, b := range helpOf(p) {
 			if strings.Contains(b.Help().Desc, "pin") {
 				return b.Enabled()
 			}
@@ -115,7 +115,7 @@ func TestResultPinKeyOnlyWhenLive(t *testing.T) {
 	if enabled() {
 		t.Errorf("the pin key is offered without a live session")
 	}
-	p.live = true
+	p.env.conn.setSession(demoSession(t)) // a live session: the call can be pinned
 	if !enabled() {
 		t.Errorf("the pin key is not offered for a finished call in a live session")
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -76,9 +75,11 @@ type promptsPane struct {
 	catalog[promptInfo]
 }
 
-func newPromptsPane(st *styles) *promptsPane {
-	return &promptsPane{catalog[promptInfo]{kind: promptKind, st: st, keys: newPromptsKeys(), out: &outbox{}}}
+func newPromptsPane(env *paneEnv) *promptsPane {
+	return &promptsPane{catalog[promptInfo]{kind: promptKind, st: env.st, keys: newPromptsKeys(), out: env.out}}
 }
+
+func (p *promptsPane) title() string { return p.titled("Prompts") }
 
 // promptKind makes a catalog of prompts, told apart by their names; each
 // row names the arguments, a * marking the required ones.
@@ -117,16 +118,17 @@ func (p *promptsPane) prompt(name string) *promptInfo {
 func (p *promptsPane) typing() bool { return false }
 
 func (p *promptsPane) update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || p.browse(k) {
-		return nil
-	}
-	if key.Matches(k, p.keys.Use) {
-		if r := p.selected(); r != nil {
-			return p.out.send(choosePromptMsg{name: r.Name})
-		}
+	if w, ok := msg.(wheelMsg); ok {
+		p.wheel(w)
 	}
 	return nil
+}
+
+func (p *promptsPane) actions() []action {
+	return append(p.browse(),
+		p.use(func(r *promptInfo) tea.Cmd { return p.out.send(choosePromptMsg{name: r.Name}) }),
+		p.relist(panePrompts),
+	)
 }
 
 func writePromptDetail(b *docBuilder, r *promptInfo, width int) {

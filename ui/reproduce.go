@@ -17,85 +17,95 @@ import (
 // server, and shows the old and new responses side by side with what the
 // fixture comparator makes of the difference.
 
-// reproducing handles the reproduce, mark and compare requests.
-func (m *Model) reproducing(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case reproduceMsg:
-		c, err := fixture.RecordedCall(m.cfg.Reader, msg.frame)
-		if err != nil {
-			m.setStatus("cannot reproduce: "+err.Error(), true)
-			return nil
-		}
-		c.Label = m.frameLabel(c.Label)
-		if !c.Answered() {
-			m.setStatus(fmt.Sprintf("%s has no recorded response: it is sent again, but there is nothing to compare it with", c.Label), false)
-		}
-		m.repro = &c
-		if m.session() != nil {
-			if !m.tools.loading {
-				m.startReproduce()
-			}
-			return nil
-		}
-		if m.cfg.Reproduce == nil {
-			m.repro = nil
-			m.setStatus("this recording names no server to reproduce against: give one, e.g. jig open FILE --demo --release 2, or -- node server.js", true)
-			return nil
-		}
-		if m.reproStarted {
-			return nil // connecting: the call loads when the tools are listed
-		}
-		m.opts = *m.cfg.Reproduce
-		if m.opts.Log == nil {
-			m.opts.Log = frames.NewLog(nil)
-		}
-		m.reproStarted = true
-		m.attempt++
-		m.hdr.repro = "reproducing on " + m.opts.Target.String() + " · connecting…"
-		m.resize(m.width, m.height)
-		m.setStatus(fmt.Sprintf("connecting to %s to reproduce %s…", m.opts.Target.String(), c.Label), false)
-		return connect(m.ctx, m.opts, m.cfg.Timeout, m.attempt)
-	case markMsg:
-		c, err := m.resolve(msg.ref)
-		if err != nil {
-			m.setStatus("cannot mark it: "+err.Error(), true)
-			return nil
-		}
-		m.mark = &c
-		m.frames.hasMark, m.result.hasMark = true, true
-		m.frames.markIdx = -1
-		if msg.ref.id == 0 {
-			m.frames.markIdx = requestIndex(m.cfg.Reader, msg.ref.frame)
-		}
-		m.setStatus(fmt.Sprintf("marked %s (%s): select another call and press c to compare it with this one", c.Label, c.Name), false)
-	case compareMsg:
-		if m.mark == nil {
-			m.setStatus("mark a call first (m), then compare another with it (c)", true)
-			return nil
-		}
-		c, err := m.resolve(msg.ref)
-		if err != nil {
-			m.setStatus("cannot compare it: "+err.Error(), true)
-			return nil
-		}
-		m.openCompare(*m.mark, c, msg.ref.id)
-	case closeCompareMsg:
-		if m.overlay == overlayCompare {
-			m.overlay = overlayNone
-		}
+// reproduction is what a recording's calls are reproduced and compared
+// with: the recorded call being reproduced, whether its connection was
+// started, and the open comparison.
+type reproduction struct {
+	call    *fixture.Call
+	started bool // a read-only Model began connecting to reproduce
+}
+
+// reproduce takes the recorded tools/call at a frame to a live server: it
+// connects first (to the recording's own target unless another was given),
+// then loads its exact arguments into the editor.
+func (m *Model) reproduce(msg reproduceMsg) tea.Cmd {
+	c, err := fixture.RecordedCall(m.cfg.Reader, msg.frame)
+	if err != nil {
+		m.setStatus("cannot reproduce: "+err.Error(), true)
+		return nil
 	}
+	c.Label = m.frameLabel(c.Label)
+	if !c.Answered() {
+		m.setStatus(fmt.Sprintf("%s has no recorded response: it is sent again, but there is nothing to compare it with", c.Label), false)
+	}
+	m.repro.call = &c
+	conn := m.conn()
+	switch {
+	case m.session() != nil:
+		if !m.tools().loading {
+			m.startReproduce()
+		}
+		return nil
+	case conn.reproduce == nil:
+		m.repro.call = nil
+		m.setStatus("this recording names no server to reproduce against: give one, e.g. jig open FILE --demo --release 2, or -- node server.js", true)
+		return nil
+	case m.repro.started:
+		return nil // connecting: the call loads when the tools are listed
+	}
+	conn.opts = *conn.reproduce
+	conn.opts.Sampling, conn.opts.Elicit = m.asks.asker.sampling, m.asks.asker.elicit
+	if conn.opts.Log == nil {
+		conn.opts.Log = frames.NewLog(nil)
+	}
+	m.repro.started = true
+	m.hdr.repro = "reproducing on " + conn.opts.Target.String() + " · connecting…"
+	m.resize(m.lay.width, m.lay.height)
+	m.setStatus(fmt.Sprintf("connecting to %s to reproduce %s…", conn.opts.Target.String(), c.Label), false)
+	return m.connect()
+}
+
+// markCall marks a call as the one others are compared with.
+func (m *Model) markCall(msg markMsg) tea.Cmd {
+	c, err := m.resolve(msg.ref)
+	if err != nil {
+		m.setStatus("cannot mark it: "+err.Error(), true)
+		return nil
+	}
+	l := m.calls()
+	l.mark, l.markFrame = &c, -1
+	if msg.ref.id == 0 {
+		l.markFrame = requestIndex(m.cfg.Reader, msg.ref.frame)
+	}
+	m.setStatus(fmt.Sprintf("marked %s (%s): select another call and press c to compare it with this one", c.Label, c.Name), false)
+	return nil
+}
+
+// compareCall compares a call with the marked one.
+func (m *Model) compareCall(msg compareMsg) tea.Cmd {
+	mark := m.calls().mark
+	if mark == nil {
+		m.setStatus("mark a call first (m), then compare another with it (c)", true)
+		return nil
+	}
+	c, err := m.resolve(msg.ref)
+	if err != nil {
+		m.setStatus("cannot compare it: "+err.Error(), true)
+		return nil
+	}
+	m.openCompare(*mark, c, msg.ref.id)
 	return nil
 }
 
 // startReproduce loads the call being reproduced into the editor, with
 // its arguments exactly as the client sent them.
 func (m *Model) startReproduce() {
-	r := m.repro
+	r := m.repro.call
 	var input json.RawMessage
 	note := ""
 	// A transcript names tools as the client offered them to the model
 	// (mcp__orders__search_orders): the call goes to the server's tool.
-	match := importer.MatchTool(r.Name, m.tools.names())
+	match := importer.MatchTool(r.Name, m.tools().names())
 	switch {
 	case match.OK() && match.How != "":
 		note = fmt.Sprintf(" (%s is the server's %s: %s)", r.Name, match.Name, match.How)
@@ -103,23 +113,23 @@ func (m *Model) startReproduce() {
 	case !match.OK():
 		note = fmt.Sprintf(" (%s: %s; what it says is evidence too)", r.Name, match.How)
 	}
-	if t := m.tools.tool(r.Name); t != nil {
+	if t := m.tools().tool(r.Name); t != nil {
 		input = t.Input
 	}
 	args := string(r.Arguments)
 	if len(args) == 0 {
 		args = "{}"
 	}
-	m.editor.load(r.Name, input, args, len(m.calls))
+	m.editor().load(r.Name, input, args, len(m.calls().list))
 	m.setFocus(paneEditor)
-	m.editor.startEditing()
+	m.editor().startEditing()
 	m.setStatus(fmt.Sprintf("reproducing %s: its arguments exactly as sent; edit them or ctrl+s to send%s", r.Label, note), false)
 }
 
 // frameLabel names a frame of the frames pane: in a recording it is
 // "recorded #7", in a live session "frame #7".
 func (m *Model) frameLabel(seq string) string {
-	if m.readOnly {
+	if m.conn().readOnly {
 		return "recorded " + seq
 	}
 	return "frame " + seq
@@ -128,7 +138,7 @@ func (m *Model) frameLabel(seq string) string {
 // resolve turns a reference into the call it names.
 func (m *Model) resolve(ref callRef) (fixture.Call, error) {
 	if ref.id > 0 {
-		c := m.call(ref.id)
+		c := m.calls().byID(ref.id)
 		switch {
 		case c == nil:
 			return fixture.Call{}, fmt.Errorf("call #%d is gone", ref.id)
@@ -179,14 +189,12 @@ func requestIndex(r frames.Reader, i int) int {
 // openCompare shows b against a; newID is b's call id when b is a call of
 // this session (so it can be pinned or edited from the comparison).
 func (m *Model) openCompare(a, b fixture.Call, newID int) {
-	v, err := newCompareView(m.st, &m.out, a, b, newID)
+	v, err := newCompareView(m.st(), m.env.out, a, b, newID)
 	if err != nil {
 		m.setStatus("cannot compare: "+err.Error(), true)
 		return
 	}
-	m.cmp = v
-	m.cmp.setSize(m.overlayView.width, m.overlayView.height)
-	m.overlay = overlayCompare
+	m.openOverlay(v)
 	m.setStatus(fmt.Sprintf("%s → %s: %s · %s", a.Label, b.Label, fixture.DescribeArguments(v.differ, ""), v.verdict()), v.drifted())
 }
 
@@ -200,8 +208,8 @@ func (m *Model) noteArguments(c *call) {
 	case c.baseline != nil:
 		from, prev = c.baseline.Label, c.baseline.Arguments
 	default:
-		for i := len(m.calls) - 1; i >= 0; i-- {
-			if p := m.calls[i]; p != c && p.tool == c.tool {
+		for i := len(m.calls().list) - 1; i >= 0; i-- {
+			if p := m.calls().list[i]; p != c && p.tool == c.tool {
 				from, prev = fmt.Sprintf("call #%d", p.id), json.RawMessage(p.args)
 				break
 			}

@@ -68,25 +68,25 @@ func openConfig(x *frames.Indexed, reproduceOn int) Config {
 // latency and outcome, and tool= keeps one tool's calls.
 func TestRecordingSteppedByCall(t *testing.T) {
 	x := recordDemo(t, 1, storyCalls...)
-	p := newFramesPane(newStyles(true), x)
+	p := newFramesPane(testEnv(x))
 	p.setSize(100, 30)
 	p.setFocus(true)
-	p.update(press("g")[0])
+	keys(p, "g")
 	var visited []string
 	for range 4 {
-		p.update(press("n")[0])
+		keys(p, "n")
 		f := x.Frame(p.selectedIndex())
 		visited = append(visited, strings.TrimSpace(f.Method+" "+p.tool(p.selectedIndex())))
 	}
 	if got := strings.Join(visited, ", "); !strings.HasPrefix(got, "subscriptions/listen, tools/list, tools/call search_orders, tools/call get_report") {
 		t.Errorf("n steps through %s; want the requests in order", got)
 	}
-	p.update(press("N")[0])
+	keys(p, "N")
 	if got := p.tool(p.selectedIndex()); got != "search_orders" {
 		t.Errorf("N went back to %q, want the search_orders call", got)
 	}
 
-	p.update(press("T")[0])
+	keys(p, "T")
 	view := screen(p.view())
 	for _, want := range []string{"timeline · 6 requests, 3 tools/call", "server/discover", "tools/list", "tools/call search_orders", "tools/call get_report", "⚠ PARTIAL", "▶ #"} {
 		if !strings.Contains(view, want) {
@@ -106,15 +106,13 @@ func TestRecordingSteppedByCall(t *testing.T) {
 		t.Errorf("the timeline should mark discover, tools/list and get_report ✓ (both searches are partial):\n%s", view)
 	}
 	// The timeline started on the selected call; enter shows it in the list.
-	p.update(press("down")[0])
-	p.update(press("enter")[0])
-	if p.timeline || p.tool(p.selectedIndex()) != "get_report" {
-		t.Errorf("enter on the timeline's get_report row selected %q (timeline still on: %v)", p.tool(p.selectedIndex()), p.timeline)
+	keys(p, "down")
+	keys(p, "enter")
+	if p.tl.on || p.tool(p.selectedIndex()) != "get_report" {
+		t.Errorf("enter on the timeline's get_report row selected %q (timeline still on: %v)", p.tool(p.selectedIndex()), p.tl.on)
 	}
 
-	for _, m := range press("/", "tool=search_orders", "enter") {
-		p.update(m)
-	}
+	keys(p, "/", "tool=search_orders", "enter")
 	if p.count() != 4 {
 		t.Errorf("tool=search_orders shows %d frames, want 4 (two requests, two responses)", p.count())
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpjig/jig/frames"
@@ -48,17 +47,19 @@ type resourcesPane struct {
 	typingURI bool
 }
 
-func newResourcesPane(st *styles) *resourcesPane {
-	ti := newTextEdit(st, true)
+func newResourcesPane(env *paneEnv) *resourcesPane {
+	ti := newTextEdit(env.st, true)
 	ti.prompt = "uri: "
 	ti.placeholder = "any URI, sent exactly as typed"
 	return &resourcesPane{
-		catalog:   catalog[resourceInfo]{kind: resourceKind, st: st, keys: newResourcesKeys(), out: &outbox{}},
-		templates: catalog[templateInfo]{kind: templateKind, st: st, keys: newTemplatesKeys()},
+		catalog:   catalog[resourceInfo]{kind: resourceKind, st: env.st, keys: newResourcesKeys(), out: env.out},
+		templates: catalog[templateInfo]{kind: templateKind, st: env.st, keys: newTemplatesKeys(), out: env.out},
 		ukeys:     newURIKeys(),
 		uri:       ti,
 	}
 }
+
+func (p *resourcesPane) title() string { return p.titled("Resources") }
 
 // resourceKind makes a catalog of resources, told apart by their URIs.
 var resourceKind = catalogKind[resourceInfo]{
@@ -98,14 +99,6 @@ func (p *resourcesPane) setFocus(f bool) {
 	p.templates.setFocus(f)
 }
 
-func (p *resourcesPane) wheel(dy, y int) {
-	if p.showTemplates {
-		p.templates.wheel(dy, y)
-		return
-	}
-	p.catalog.wheel(dy, y)
-}
-
 func (p *resourcesPane) typing() bool { return p.typingURI }
 
 func (p *resourcesPane) setSize(w, h int) {
@@ -114,72 +107,80 @@ func (p *resourcesPane) setSize(w, h int) {
 	p.templates.setSize(w, h)
 }
 
+// reset forgets an earlier session's listings.
+func (p *resourcesPane) reset(declared bool) {
+	p.catalog.reset(declared)
+	p.templates.reset(declared)
+}
+
+// update takes what the URI field types, and the wheel.
 func (p *resourcesPane) update(msg tea.Msg) tea.Cmd {
-	if p.typingURI {
-		if k, ok := msg.(tea.KeyPressMsg); ok {
-			switch {
-			case key.Matches(k, p.ukeys.Send):
-				p.typingURI = false
-				p.uri.blur()
-				return p.out.send(readResourceMsg{uri: p.uri.value()})
-			case key.Matches(k, p.ukeys.Cancel):
-				p.typingURI = false
-				p.uri.blur()
-				return nil
-			}
+	switch msg := msg.(type) {
+	case wheelMsg:
+		if p.showTemplates {
+			p.templates.wheel(msg)
+		} else {
+			p.catalog.wheel(msg)
 		}
-		p.uri.update(msg)
-		return nil
-	}
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	if key.Matches(k, p.keys.Templates) {
-		p.showTemplates = !p.showTemplates
-		if p.showTemplates && !p.templates.listed {
-			return p.out.send(listTemplatesMsg{})
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if p.typingURI {
+			p.uri.update(msg)
 		}
-		return nil
-	}
-	if p.showTemplates {
-		p.updateTemplates(k)
-		return nil
-	}
-	if p.browse(k) {
-		return nil
-	}
-	switch {
-	case key.Matches(k, p.keys.Use):
-		if r := p.selected(); r != nil {
-			return p.out.send(readResourceMsg{uri: r.URI})
-		}
-	case key.Matches(k, p.keys.ReadURI):
-		// An empty field: what is typed is the URI, nothing else (enter
-		// reads the selected resource).
-		p.editURI("")
 	}
 	return nil
 }
 
-// updateTemplates handles a key while the templates are shown: enter or u
+func (p *resourcesPane) actions() []action {
+	if p.typingURI {
+		return []action{
+			on(p.ukeys.Send, func() tea.Cmd {
+				p.stopURI()
+				return p.out.send(readResourceMsg{uri: p.uri.value()})
+			}),
+			on(p.ukeys.Cancel, does(p.stopURI)),
+		}
+	}
+	if p.showTemplates {
+		return p.templateActions()
+	}
+	k := p.keys
+	as := append(p.browse(),
+		p.use(func(r *resourceInfo) tea.Cmd { return p.out.send(readResourceMsg{uri: r.URI}) }),
+		// An empty field: what is typed is the URI, nothing else (enter
+		// reads the selected resource).
+		on(k.ReadURI, does(func() { p.editURI("") })),
+		on(k.Templates, p.toggleTemplates),
+		p.relist(paneResources),
+	)
+	return as
+}
+
+// templateActions are the keys while the templates are shown: enter or u
 // puts the selected uriTemplate in the URI field, {variables} and all, for
 // the user to fill in; nothing is sent until they do.
-func (p *resourcesPane) updateTemplates(k tea.KeyPressMsg) {
-	if p.templates.browse(k) {
-		return
+func (p *resourcesPane) templateActions() []action {
+	k := p.templates.keys
+	fill := func(t *templateInfo) tea.Cmd { p.editURI(t.URITemplate); return nil }
+	return append(p.templates.browse(),
+		p.templates.use(fill),
+		on(k.ReadURI, does(func() {
+			uri := ""
+			if t := p.templates.selected(); t != nil {
+				uri = t.URITemplate
+			}
+			p.editURI(uri)
+		})),
+		on(k.Templates, p.toggleTemplates),
+		p.templates.relist(paneResources),
+	)
+}
+
+func (p *resourcesPane) toggleTemplates() tea.Cmd {
+	p.showTemplates = !p.showTemplates
+	if p.showTemplates && !p.templates.listed {
+		return p.out.send(listTemplatesMsg{})
 	}
-	t := p.templates.selected()
-	switch {
-	case key.Matches(k, p.templates.keys.Use) && t != nil:
-		p.editURI(t.URITemplate)
-	case key.Matches(k, p.templates.keys.ReadURI):
-		uri := ""
-		if t != nil {
-			uri = t.URITemplate
-		}
-		p.editURI(uri)
-	}
+	return nil
 }
 
 // editURI opens the URI field with uri in it, the cursor at its end.
@@ -190,14 +191,9 @@ func (p *resourcesPane) editURI(uri string) {
 	p.uri.focus()
 }
 
-func (p *resourcesPane) help() []key.Binding {
-	if p.typingURI {
-		return append([]key.Binding{p.ukeys.Send, p.ukeys.Cancel}, p.uri.keys.list()...)
-	}
-	if p.showTemplates {
-		return p.templates.helpWith(p.templates.keys.ReadURI, p.templates.keys.Templates)
-	}
-	return p.helpWith(p.keys.ReadURI, p.keys.Templates)
+func (p *resourcesPane) stopURI() {
+	p.typingURI = false
+	p.uri.blur()
 }
 
 func writeResourceDetail(b *docBuilder, r *resourceInfo, width int) {

@@ -16,7 +16,7 @@ func demoCall(t *testing.T, tool, args string) string {
 	c := &call{id: 1, tool: tool, args: args}
 	c.finish(ex, err)
 	calls := []*call{c}
-	p := newResultPane(newStyles(true), &calls)
+	p := newResultPane(envWith(calls...))
 	p.setSize(80, 30)
 	p.show(c.id)
 	return screen(p.view())

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -33,11 +31,11 @@ func (p *framesPane) tool(i int) string {
 	if f.Kind != frames.KindRequest || f.Method != "tools/call" {
 		return ""
 	}
-	if t, ok := p.toolOf[i]; ok {
+	if t, ok := p.notes.toolOf[i]; ok {
 		return t
 	}
 	t := toolNameOf(p.r, i)
-	p.toolOf[i] = t
+	p.notes.toolOf[i] = t
 	return t
 }
 
@@ -76,28 +74,39 @@ func (p *framesPane) callAt() int {
 // nextRequest is the shown position of the next (d=+1) or previous request
 // from the selection, or the selection when there is none.
 func (p *framesPane) nextRequest(d int) int {
-	for pos := p.sel + d; pos >= 0 && pos < p.count(); pos += d {
+	for pos := p.list.sel + d; pos >= 0 && pos < p.count(); pos += d {
 		if p.r.Frame(p.at(pos)).Kind == frames.KindRequest {
 			return pos
 		}
 	}
-	return p.sel
+	return p.list.sel
+}
+
+// A timeline lists the requests of the session (the handshake and every
+// call) with their latency and outcome, in place of the frames list; it
+// reads the bodies of only the rows on screen.
+type timeline struct {
+	on    bool
+	reqs  []int // frame indexes of requests, in order
+	seen  int   // frames scanned for reqs
+	list  listWindow
+	marks map[int]string // response index → outcome mark, read on demand
 }
 
 // scanRequests extends the timeline to the frames known now; only
 // metadata is read.
 func (p *framesPane) scanRequests() {
-	for ; p.tlSeen < p.n; p.tlSeen++ {
-		if p.r.Frame(p.tlSeen).Kind == frames.KindRequest {
-			p.tl = append(p.tl, p.tlSeen)
+	for ; p.tl.seen < p.n; p.tl.seen++ {
+		if p.r.Frame(p.tl.seen).Kind == frames.KindRequest {
+			p.tl.reqs = append(p.tl.reqs, p.tl.seen)
 		}
 	}
 }
 
 func (p *framesPane) toggleTimeline() {
-	p.timeline = !p.timeline
-	p.bodyFocus = false
-	if !p.timeline {
+	p.tl.on = !p.tl.on
+	p.body.focused = false
+	if !p.tl.on {
 		return
 	}
 	p.scanRequests()
@@ -106,80 +115,72 @@ func (p *framesPane) toggleTimeline() {
 	if j := p.r.Partner(max(sel, 0)); sel >= 0 && p.r.Frame(sel).IsResponse() && j >= 0 {
 		sel = j
 	}
-	p.tlSel = 0
-	for k, i := range p.tl {
+	p.tl.list.sel = 0
+	for k, i := range p.tl.reqs {
 		if i <= sel {
-			p.tlSel = k
+			p.tl.list.sel = k
 		}
 	}
-	p.keepTimelineVisible()
+	p.tl.list.keepVisible(len(p.tl.reqs))
 	p.selectTimeline()
-}
-
-func (p *framesPane) keepTimelineVisible() {
-	if p.listH <= 0 {
-		return
-	}
-	if p.tlSel < p.tlTop {
-		p.tlTop = p.tlSel
-	}
-	if p.tlSel >= p.tlTop+p.listH {
-		p.tlTop = p.tlSel - p.listH + 1
-	}
-	p.tlTop = max(min(p.tlTop, len(p.tl)-p.listH), 0)
 }
 
 // selectTimeline shows the timeline's selected request in the body.
 func (p *framesPane) selectTimeline() {
-	if p.tlSel < len(p.tl) {
-		p.selectSeq(p.r.Frame(p.tl[p.tlSel]).Seq)
+	if p.tl.list.sel < len(p.tl.reqs) {
+		p.selectSeq(p.r.Frame(p.tl.reqs[p.tl.list.sel]).Seq)
 	}
 }
 
-func (p *framesPane) updateTimeline(k tea.KeyPressMsg) tea.Cmd {
-	sel, moved := moveCursor(p.keys.scrollKeys, k, p.tlSel, len(p.tl), p.listH)
-	p.tlSel = sel
-	switch {
-	case moved:
-	case key.Matches(k, p.keys.Body), key.Matches(k, p.keys.Timeline), key.Matches(k, p.keys.Back):
-		p.timeline = false // the list shows the request the timeline was on
-		moved = false
-	case key.Matches(k, p.keys.Partner):
-		p.timeline = false
-		return p.update(k)
-	default:
-		return p.updateCommon(k)
+// timelineActions move among the requests; enter, T and esc go back to the
+// frames, on the request the timeline was on.
+func (p *framesPane) timelineActions() []action {
+	k := p.keys
+	back := does(func() { p.tl.on = false })
+	as := listActions(k.scrollKeys, &p.tl.list, len(p.tl.reqs), p.selectTimeline)
+	as = append(as,
+		on(k.Body, back).labelled("show this request in the frames"),
+		on(k.Timeline, back).labelled("back to the frames"),
+		on(k.Back, back),
+		on(k.Partner, does(func() {
+			p.tl.on = false
+			if i := p.selectedIndex(); i >= 0 && p.r.Partner(i) >= 0 {
+				p.selectSeq(p.r.Frame(p.r.Partner(i)).Seq)
+			}
+		})),
+	)
+	taken := map[string]bool{k.Body.Help().Key: true, k.Timeline.Help().Key: true, k.Back.Help().Key: true}
+	for _, a := range p.commonActions(false) {
+		if !taken[a.Help().Key] {
+			as = append(as, a)
+		}
 	}
-	if moved {
-		p.keepTimelineVisible()
-		p.selectTimeline()
-	}
-	return nil
+	return as
 }
 
 func (p *framesPane) timelineHead() string {
 	calls := 0
-	for _, i := range p.tl {
+	for _, i := range p.tl.reqs {
 		if p.r.Frame(i).Method == "tools/call" {
 			calls++
 		}
 	}
 	return fmt.Sprintf("timeline · %s requests, %s tools/call · enter shows one in the frames · T back",
-		thousands(len(p.tl)), thousands(calls))
+		thousands(len(p.tl.reqs)), thousands(calls))
 }
 
 // timelineRow is one request: seq, method (and tool), latency, outcome.
 func (p *framesPane) timelineRow(pos, seqW int) string {
-	if pos < 0 || pos >= len(p.tl) {
+	if pos < 0 || pos >= len(p.tl.reqs) {
 		return ""
 	}
-	i := p.tl[pos]
+	i := p.tl.reqs[pos]
 	f := p.r.Frame(i)
 	gutter := "  "
-	if i == p.markIdx {
+	if i == p.env.calls.markFrame {
 		gutter = "◆ "
 	}
-	if pos == p.tlSel {
+	if pos == p.tl.list.sel {
 		gutter = "▶ "
 	}
 	what := f.Method
@@ -206,7 +207,7 @@ func (p *framesPane) timelineRow(pos, seqW int) string {
 		left = ansi.Truncate(left, max(p.width-ansi.StringWidth(right)-1, 12), "…")
 		gap = max(p.width-ansi.StringWidth(left)-ansi.StringWidth(right), 1)
 	}
-	if pos == p.tlSel {
+	if pos == p.tl.list.sel {
 		st := p.st.selectedBlur
 		if p.focused {
 			st = p.st.selected
@@ -227,7 +228,7 @@ func (p *framesPane) outcomeMark(j int) (string, lipgloss.Style) {
 	if f.Method != "tools/call" {
 		return "✓", p.st.okText
 	}
-	m, ok := p.marks[j]
+	m, ok := p.tl.marks[j]
 	if !ok {
 		m = "✓"
 		if body, err := p.r.Body(j); err == nil {
@@ -243,7 +244,7 @@ func (p *framesPane) outcomeMark(j int) (string, lipgloss.Style) {
 				m = "⚠ PARTIAL"
 			}
 		}
-		p.marks[j] = m
+		p.tl.marks[j] = m
 	}
 	switch {
 	case strings.HasPrefix(m, "✗"):
@@ -279,7 +280,7 @@ func (p *framesPane) renderedDoc(i int) (*doc, string) {
 		}
 		writeRecordedCall(&b, c)
 		note := "rendered call"
-		if p.reproducible {
+		if p.canReproduce() {
 			note += " · r reproduces it"
 		}
 		return b.doc(), note
@@ -356,9 +357,6 @@ func writeRecordedCall(b *docBuilder, c fixture.Call) {
 		b.line(roleMuted, "no response was recorded")
 	}
 }
-
-// fitTo pads or cuts s to exactly w cells.
-func fitTo(s string, w int) string { return fit(ansi.Truncate(s, w, "…"), w, 1)[0] }
 
 // sideBySide joins two blocks of h lines into columns of widths lw and rw.
 func sideBySide(left string, lw int, right string, rw, h int, sep string) string {

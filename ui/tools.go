@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -67,7 +66,7 @@ type toolsPane struct {
 
 	tools     []toolInfo
 	shown     []int // indexes into tools that pass the filter
-	sel, top  int
+	list      listWindow
 	filter    *textEdit
 	filtering bool
 	raw       bool
@@ -80,14 +79,26 @@ type toolsPane struct {
 
 	focused       bool
 	width, height int
-	listH         int
 }
 
-func newToolsPane(st *styles) *toolsPane {
-	ti := newTextEdit(st, true)
+func newToolsPane(env *paneEnv) *toolsPane {
+	ti := newTextEdit(env.st, true)
 	ti.prompt = "/ "
 	ti.placeholder = "filter by name"
-	return &toolsPane{st: st, keys: newToolsKeys(), ikeys: newInputKeys(), out: &outbox{}, filter: ti, loading: true}
+	return &toolsPane{st: env.st, keys: newToolsKeys(), ikeys: newInputKeys(), out: env.out, filter: ti, loading: true}
+}
+
+func (p *toolsPane) title() string {
+	if len(p.tools) > 0 {
+		return fmt.Sprintf("Tools (%d)", len(p.tools))
+	}
+	return "Tools"
+}
+
+// startListing shows that tools/list is on its way.
+func (p *toolsPane) startListing() {
+	p.loading = true
+	p.syncDetail(true)
 }
 
 // setTools replaces the listing, marking what changed since the last one.
@@ -168,10 +179,10 @@ func (p *toolsPane) names() []string {
 }
 
 func (p *toolsPane) selected() *toolInfo {
-	if p.sel < 0 || p.sel >= len(p.shown) {
+	if p.list.sel < 0 || p.list.sel >= len(p.shown) {
 		return nil
 	}
-	return &p.tools[p.shown[p.sel]]
+	return &p.tools[p.shown[p.list.sel]]
 }
 
 func (p *toolsPane) selectedName() string {
@@ -184,13 +195,12 @@ func (p *toolsPane) selectedName() string {
 func (p *toolsPane) selectName(name string) {
 	for i, j := range p.shown {
 		if p.tools[j].Name == name {
-			p.sel = i
-			p.keepVisible()
+			p.list.sel = i
+			p.list.keepVisible(len(p.shown))
 			return
 		}
 	}
-	p.sel = min(p.sel, max(len(p.shown)-1, 0))
-	p.keepVisible()
+	p.list.keepVisible(len(p.shown))
 }
 
 func (p *toolsPane) refilter() {
@@ -201,18 +211,7 @@ func (p *toolsPane) refilter() {
 			p.shown = append(p.shown, i)
 		}
 	}
-	p.sel = min(p.sel, max(len(p.shown)-1, 0))
-	p.keepVisible()
-}
-
-func (p *toolsPane) keepVisible() {
-	if p.sel < p.top {
-		p.top = p.sel
-	}
-	if p.listH > 0 && p.sel >= p.top+p.listH {
-		p.top = p.sel - p.listH + 1
-	}
-	p.top = max(min(p.top, len(p.shown)-p.listH), 0)
+	p.list.keepVisible(len(p.shown))
 }
 
 func (p *toolsPane) setFocus(f bool) { p.focused = f }
@@ -222,95 +221,62 @@ func (p *toolsPane) setSize(w, h int) {
 	p.width, p.height = w, h
 	p.filter.setSize(w, 1)
 	// The list takes what it needs up to two fifths; details get the rest.
-	p.listH = max(min(len(p.tools), h*2/5), min(3, h))
-	p.detail.setSize(w, max(h-p.listH-2, 0))
-	p.keepVisible()
+	p.list.height = catalogListHeight(len(p.tools), h)
+	p.detail.setSize(w, max(h-p.list.height-chromeRows(p.filter.view(), p.rule()), 0))
+	p.list.keepVisible(len(p.shown))
 	p.syncDetail(false)
 }
 
+func (p *toolsPane) rule() string { return p.st.muted.Render(strings.Repeat("─", p.width)) }
+
+// update takes what the filter field types, and the wheel.
 func (p *toolsPane) update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	if p.filtering {
-		switch {
-		case key.Matches(k, p.ikeys.Accept):
-			p.filtering = false
-			p.filter.blur()
-			return nil
-		case key.Matches(k, p.ikeys.Cancel):
-			p.filtering = false
-			p.filter.blur()
-			p.filter.setValue("")
-			p.refilter()
+	switch msg := msg.(type) {
+	case wheelMsg:
+		if p.list.wheel(msg, len(p.shown)) {
 			p.syncDetail(false)
-			return nil
+		} else {
+			p.detail.scroll(msg.dy)
 		}
-		if p.filter.update(msg) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		if p.filtering && p.filter.update(msg) {
 			p.refilter()
 			p.syncDetail(false)
 		}
-		return nil
 	}
-	if sel, ok := moveCursor(p.keys.scrollKeys, k, p.sel, len(p.shown), p.listH); ok {
-		p.sel = sel
-		p.keepVisible()
-		p.syncDetail(false)
-		return nil
-	}
-	switch {
-	case key.Matches(k, p.keys.Filter):
-		p.filtering = true
-		p.filter.focus()
-		p.filter.cursorEnd()
-		return nil
-	case key.Matches(k, p.keys.ClearFilter):
-		p.filter.setValue("")
-		p.refilter()
-	case key.Matches(k, p.keys.Raw):
-		p.raw = !p.raw
-		p.syncDetail(true)
-		return nil
-	case key.Matches(k, p.keys.DetailUp):
-		p.detail.scroll(-3)
-		return nil
-	case key.Matches(k, p.keys.DetailDown):
-		p.detail.scroll(3)
-		return nil
-	case key.Matches(k, p.keys.Call):
-		if t := p.selected(); t != nil && t.mark != removed {
-			return p.out.send(chooseToolMsg{name: t.Name})
-		}
-		return nil
-	default:
-		return nil
-	}
-	p.keepVisible()
-	p.syncDetail(false)
 	return nil
 }
 
-func (p *toolsPane) wheel(dy, y int) {
-	if y < p.listH+1 {
-		p.sel = max(min(p.sel+dy, len(p.shown)-1), 0)
-		p.keepVisible()
-		p.syncDetail(false)
-		return
-	}
-	p.detail.scroll(dy * 3)
-}
-
-func (p *toolsPane) help() []key.Binding {
+func (p *toolsPane) actions() []action {
 	if p.filtering {
-		return []key.Binding{p.ikeys.Accept, p.ikeys.Cancel}
+		return []action{
+			on(p.ikeys.Accept, does(func() { p.filtering = false; p.filter.blur() })),
+			on(p.ikeys.Cancel, does(func() { p.filtering = false; p.filter.blur(); p.setFilter("") })),
+		}
 	}
 	k := p.keys
-	k.ClearFilter.SetEnabled(p.filter.value() != "")
-	has := len(p.shown) > 0
-	k.Call.SetEnabled(has)
-	k.Raw.SetEnabled(has)
-	return append(k.list(), k.Call, k.Filter, k.ClearFilter, k.Raw, k.DetailUp, k.DetailDown)
+	t := p.selected()
+	none := "no tool is listed"
+	if len(p.tools) > 0 {
+		none = "no tool matches the filter"
+	}
+	as := listActions(k.scrollKeys, &p.list, len(p.shown), func() { p.syncDetail(false) })
+	return append(as,
+		on(k.Call, func() tea.Cmd { return p.out.send(chooseToolMsg{name: t.Name}) }).
+			only(t != nil, none).only(t == nil || t.mark != removed, "the server no longer lists this tool"),
+		on(k.Filter, does(func() { p.filtering = true; p.filter.focus(); p.filter.cursorEnd() })),
+		on(k.ClearFilter, does(func() { p.setFilter("") })).only(p.filter.value() != "", "no filter is set"),
+		on(k.Raw, does(func() { p.raw = !p.raw; p.syncDetail(true) })).only(t != nil, none),
+		on(k.DetailUp, does(func() { p.detail.scroll(-3) })),
+		on(k.DetailDown, does(func() { p.detail.scroll(3) })),
+		on(k.Relist, func() tea.Cmd { return p.out.send(relistMsg{pane: paneTools}) }),
+	)
+}
+
+func (p *toolsPane) setFilter(v string) {
+	p.filter.setValue(v)
+	p.refilter()
+	p.syncDetail(false)
 }
 
 // syncDetail rebuilds the details when the selection, mode or width changed
@@ -440,9 +406,9 @@ func (p *toolsPane) view() string {
 	default:
 		b.WriteString(p.st.muted.Render(p.note))
 	}
-	for r := 0; r < p.listH; r++ {
+	for r := 0; r < p.list.height; r++ {
 		b.WriteByte('\n')
-		i := p.top + r
+		i := p.list.top + r
 		if i >= len(p.shown) {
 			continue
 		}
@@ -468,9 +434,9 @@ func (p *toolsPane) view() string {
 		}
 		row = ansi.Truncate(row, p.width, "…")
 		switch {
-		case i == p.sel && p.focused:
+		case i == p.list.sel && p.focused:
 			row = p.st.selected.Render(padRight(row, p.width))
-		case i == p.sel:
+		case i == p.list.sel:
 			row = p.st.selectedBlur.Render(padRight(row, p.width))
 		case t.mark == added:
 			row = p.st.added.Render(row)
@@ -482,7 +448,7 @@ func (p *toolsPane) view() string {
 		b.WriteString(row)
 	}
 	b.WriteByte('\n')
-	b.WriteString(p.st.muted.Render(strings.Repeat("─", p.width)))
+	b.WriteString(p.rule())
 	if p.detail.height > 0 {
 		b.WriteByte('\n')
 		b.WriteString(p.detail.view(p.st))

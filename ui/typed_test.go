@@ -15,14 +15,12 @@ func TestResourcesUReadsTheTypedURI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newResourcesPane(newStyles(true))
+	p := newResourcesPane(testEnv(nil))
 	p.setSize(60, 20)
 	p.setFocus(true)
 	p.listed = true
 	p.setResources(raw)
-	for _, m := range press("u", "demo://nope", "enter") {
-		p.update(m)
-	}
+	keys(p, "u", "demo://nope", "enter")
 	if len(p.out.msgs) != 1 || p.out.msgs[0] != (readResourceMsg{uri: "demo://nope"}) {
 		t.Errorf("u, demo://nope, enter queued %v, want readResourceMsg{demo://nope}, exactly as typed", p.out.msgs)
 	}
@@ -37,7 +35,7 @@ func TestRequiredArgumentLeftAtThePrefill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pp := newPromptsPane(newStyles(true))
+	pp := newPromptsPane(testEnv(nil))
 	pp.listed = true
 	pp.setPrompts(raw)
 	tr := pp.prompt("triage_report")
@@ -53,20 +51,20 @@ func TestRequiredArgumentLeftAtThePrefill(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := []*call{}
-			e := newEditorPane(newStyles(true), &calls)
+			e := newEditorPane(envWith(calls...))
 			e.setSize(70, 16)
 			tc.load(e)
 			if v := screen(e.view()); strings.Contains(v, "✓") || !strings.Contains(v, tc.want+" is required and still empty") {
 				t.Errorf("the prefilled arguments are shown as\n%s\nwant them flagged: %s is required and still empty", v, tc.want)
 			}
-			e.update(press("ctrl+s")[0])
+			keys(e, "ctrl+s")
 			for _, m := range e.out.msgs {
 				switch m.(type) {
 				case getPromptMsg, sendCallMsg:
 					t.Fatalf("the first ctrl+s sent jig's placeholder as the user's argument: %#v", m)
 				}
 			}
-			e.update(press("ctrl+s")[0])
+			keys(e, "ctrl+s")
 			if n := len(e.out.msgs); n != 2 {
 				t.Fatalf("the second ctrl+s queued %d messages in all, want the confirmation and the call", n)
 			}

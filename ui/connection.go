@@ -1,0 +1,230 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session"
+)
+
+// A connection is the session's life as the UI sees it: the options it
+// opens with, the open session, which attempt is the current one, and why
+// the last one failed. A recording opened read-only has none until a
+// recorded call is reproduced against a live server.
+type connection struct {
+	opts      session.Options
+	readOnly  bool             // showing a recording: nothing is sent but a reproduction
+	reproduce *session.Options // the server recorded calls are reproduced on, or nil
+	timeout   time.Duration
+
+	mu       sync.Mutex // Close may run on another goroutine than Update
+	sess     *session.Session
+	attempt  int
+	err      error    // why the last attempt failed, while it is the state
+	failure  textView // that explained
+	logLevel string   // the level logging/setLevel last set, "" when never
+	// The session's notices of list_changed for tools, resources and
+	// prompts, for waiting commands to deliver to Update.
+	toolsChanged, resourcesChanged, promptsChanged chan struct{}
+}
+
+func newConnection(cfg *Config, a *asker) *connection {
+	c := &connection{readOnly: cfg.Options == nil, reproduce: cfg.Reproduce, timeout: cfg.Timeout}
+	if !c.readOnly {
+		c.opts = *cfg.Options
+		// The server's requests for a human come to the TUI's dialog.
+		c.opts.Sampling, c.opts.Elicit = a.sampling, a.elicit
+		if c.opts.Log == nil {
+			c.opts.Log = frames.NewLog(nil)
+		}
+		if cfg.Reader == nil {
+			cfg.Reader = c.opts.Log
+		}
+		c.toolsChanged, c.resourcesChanged, c.promptsChanged = make(chan struct{}, 1), make(chan struct{}, 1), make(chan struct{}, 1)
+		c.opts.OnToolsChanged = notice(c.opts.OnToolsChanged, c.toolsChanged)
+		c.opts.OnResourcesChanged = notice(c.opts.OnResourcesChanged, c.resourcesChanged)
+		c.opts.OnPromptsChanged = notice(c.opts.OnPromptsChanged, c.promptsChanged)
+	}
+	if cfg.Reader == nil {
+		cfg.Reader = frames.NewLog(nil)
+	}
+	return c
+}
+
+// notice wraps a session's list_changed hook so that it also leaves a
+// notice in ch for a waiting command to deliver to Update.
+func notice(prev func(), ch chan struct{}) func() {
+	return func() {
+		if prev != nil {
+			prev()
+		}
+		select {
+		case ch <- struct{}{}:
+		default: // one pending notice is enough: the re-list sees all changes
+		}
+	}
+}
+
+// waitChanges waits for the server's list_changed notices.
+func (c *connection) waitChanges(ctx context.Context) tea.Cmd {
+	return tea.Batch(waitToolsChanged(ctx, c.toolsChanged),
+		waitListChanged(ctx, c.resourcesChanged, paneResources), waitListChanged(ctx, c.promptsChanged, panePrompts))
+}
+
+func (c *connection) session() *session.Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sess
+}
+
+func (c *connection) setSession(s *session.Session) {
+	c.mu.Lock()
+	c.sess = s
+	c.mu.Unlock()
+}
+
+// close ends the session, if one is open.
+func (c *connection) close() error {
+	c.mu.Lock()
+	s := c.sess
+	c.sess = nil
+	c.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	return s.Close()
+}
+
+// failed reports whether the last attempt to connect failed (and no
+// session is open): the panes but the frames explain why.
+func (c *connection) failed() bool { return c.err != nil }
+
+// failureActions scroll the explanation of a failed connection.
+func (c *connection) failureActions() []action {
+	k := newScrollKeys()
+	page := max(c.failure.height, 1)
+	return []action{
+		on(k.Up, does(func() { c.failure.scroll(-1) })),
+		on(k.Down, does(func() { c.failure.scroll(1) })),
+		on(k.PageUp, does(func() { c.failure.scroll(-page) })),
+		on(k.PageDown, does(func() { c.failure.scroll(page) })),
+	}
+}
+
+// connect starts a new attempt with the connection's options.
+func (m *Model) connect() tea.Cmd {
+	c := m.conn()
+	c.attempt++
+	return connect(m.ctx, c.opts, c.timeout, c.attempt)
+}
+
+func (m *Model) retry() tea.Cmd {
+	c := m.conn()
+	c.err = nil
+	m.hdr.state = stateConnecting
+	m.setStatus(fmt.Sprintf("connecting (attempt %d)…", c.attempt+1), false)
+	return m.connect()
+}
+
+func (m *Model) connected(msg connectedMsg) tea.Cmd {
+	c := m.conn()
+	if msg.attempt != c.attempt || m.ctx.Err() != nil {
+		return closeSession(msg.s)
+	}
+	c.setSession(msg.s)
+	c.err = nil
+	info := msg.s.Info()
+	m.hdr.info = info
+	if c.readOnly {
+		// The header keeps naming the recording; the live server is what
+		// recorded calls are reproduced against.
+		m.hdr.repro = fmt.Sprintf("reproducing on %s %s (%s) ● connected", info.ServerName, info.ServerVersion, c.opts.Target.String())
+	} else {
+		m.hdr.state = stateConnected
+	}
+	m.status = statusLine{}
+	caps := map[string]json.RawMessage{}
+	_ = json.Unmarshal(info.ServerCapabilities, &caps)
+	_, hasResources := caps["resources"]
+	_, hasPrompts := caps["prompts"]
+	m.tools().startListing()
+	m.resources().reset(hasResources)
+	m.prompts().reset(hasPrompts)
+	cmds := []tea.Cmd{listTools(m.ctx, msg.s, c.timeout, "connected"), m.listOnOpen()}
+	for _, p := range m.panes {
+		cmds = append(cmds, p.update(connectedEvent{}))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) connectFailed(msg connectFailedMsg) tea.Cmd {
+	c := m.conn()
+	if msg.attempt != c.attempt || m.ctx.Err() != nil {
+		return nil
+	}
+	if c.readOnly {
+		// The recording stays on screen; r tries again.
+		m.repro.started, m.repro.call = false, nil
+		m.hdr.repro = ""
+		m.resize(m.lay.width, m.lay.height)
+		m.setStatus(fmt.Sprintf("cannot reproduce: %s did not connect: %v (r tries again)", c.opts.Target.String(), msg.err), true)
+		return nil
+	}
+	m.hdr.state, c.err = stateFailed, msg.err
+	m.status = statusLine{}
+	c.failure.setDoc(failureDoc(c.opts.Target, msg.err, c.failure.width))
+	return nil
+}
+
+func (m *Model) toolsListed(msg toolsListedMsg) tea.Cmd {
+	t := m.tools()
+	if msg.err != nil {
+		t.setError(msg.err)
+		return nil
+	}
+	t.setTools(msg.raw, msg.typed, msg.reason == "connected")
+	if msg.reason != "connected" {
+		m.setStatus("tools re-listed ("+msg.reason+"): "+t.note, false)
+	}
+	if e := m.editor(); e.tool != "" && !e.prompt {
+		if d := t.tool(e.tool); d != nil {
+			e.setSchema(d.Input)
+		}
+	}
+	m.resize(m.lay.width, m.lay.height)
+	if msg.reason == "connected" && m.repro.call != nil {
+		m.startReproduce()
+	}
+	return nil
+}
+
+func (m *Model) toolsChanged() tea.Cmd {
+	cmds := []tea.Cmd{waitToolsChanged(m.ctx, m.conn().toolsChanged)}
+	if s := m.session(); s != nil {
+		m.setStatus("the server sent notifications/tools/list_changed: re-listing", false)
+		cmds = append(cmds, listTools(m.ctx, s, m.conn().timeout, "list_changed"))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) closed(closedMsg) tea.Cmd {
+	m.hdr.state = stateClosed
+	var cmds []tea.Cmd
+	for _, p := range m.panes {
+		cmds = append(cmds, p.update(connectedEvent{closed: true}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// framesGrew takes in new frames and waits for more.
+func (m *Model) framesGrew(msg framesMsg) tea.Cmd {
+	m.frames().grow(msg.n)
+	m.hdr.frames = msg.n
+	return waitFrames(m.ctx, m.cfg.Reader.(waiter), msg.n)
+}
