@@ -268,19 +268,24 @@ func (d *askDialog) setSize(w, h int) {
 	if d.aboutDoc != nil {
 		d.aboutDoc = d.describe() // the schema is drawn for the width
 	}
-	d.about.setSize(w, max(min(h/2, h-6), 1))
+	d.about.setSize(w, max(min(h/2, h-minAnswerRows), 1))
 	d.about.keepDoc(d.aboutDoc)
 	d.fitEditor()
 }
 
-// fitEditor gives the editor what the request and the problems leave.
+// minAnswerRows is what the request leaves for the answer, its label line
+// and its problems, however long the request.
+const minAnswerRows = 6
+
+// fitEditor gives the editor what the request, its label and the problems
+// leave.
 func (d *askDialog) fitEditor() {
 	aboutH := min(d.about.height, len(d.about.rows))
 	probH := 0
 	if d.isElicit() {
 		probH = len(d.problemLines())
 	}
-	d.edit.setSize(d.width, max(d.height-aboutH-1-probH, 1))
+	d.edit.setSize(d.width, max(d.height-aboutH-chromeRows(d.label())-probH, 1))
 }
 
 // update takes the answer's text, a paste and the wheel.
@@ -360,7 +365,15 @@ func (d *askDialog) view() string {
 	if d.q == nil {
 		return ""
 	}
-	about := d.about.view(d.st)
+	lines := []string{d.about.view(d.st), d.label(), d.edit.view()}
+	if d.isElicit() {
+		lines = append(lines, strings.Join(d.problemLines(), "\n"))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// label is the line between the request and the answer: what to type.
+func (d *askDialog) label() string {
 	label := "your reply: the assistant's text, model \"" + samplingModel + "\" (ctrl+k clears the placeholder)"
 	if d.isElicit() {
 		label = "content: JSON, checked against the requested schema as you type"
@@ -368,11 +381,7 @@ func (d *askDialog) view() string {
 	if d.about.maxTop() > 0 {
 		label += " · shift+↓/↑ scroll the request (" + d.about.position() + ")"
 	}
-	lines := []string{about, d.st.muted.Render(ansi.Truncate("── "+label+" ", d.width, "…")), d.edit.view()}
-	if d.isElicit() {
-		lines = append(lines, strings.Join(d.problemLines(), "\n"))
-	}
-	return strings.Join(lines, "\n")
+	return d.st.muted.Render(ansi.Truncate("── "+label+" ", d.width, "…"))
 }
 
 func (d *askDialog) problemLines() []string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpjig/jig/frames/fixture"
@@ -121,16 +122,21 @@ func (v *compareView) setSize(w, h int) {
 	sumH := min(len(v.summary.rows), max(share, 4))
 	v.summary.setSize(w, sumH)
 	rest := max(h-sumH, 2)
+	titleH := chromeRows(v.columnTitle("A", v.a, w)) // each result under its title
 	if v.stacked {
 		top := rest / 2
-		v.left.setSize(w, max(top-1, 1))
-		v.right.setSize(w, max(rest-top-1, 1))
+		v.left.setSize(w, max(top-titleH, 1))
+		v.right.setSize(w, max(rest-top-titleH, 1))
 		return
 	}
-	lw := (w - 1) / 2
-	v.left.setSize(lw, max(rest-1, 1))
-	v.right.setSize(w-lw-1, max(rest-1, 1))
+	sepW := lipgloss.Width(v.separator())
+	lw := (w - sepW) / 2
+	v.left.setSize(lw, max(rest-titleH, 1))
+	v.right.setSize(w-lw-sepW, max(rest-titleH, 1))
 }
+
+// separator is what stands between the results side by side.
+func (v *compareView) separator() string { return v.st.muted.Render("│") }
 
 func (v *compareView) typing() bool { return false }
 
@@ -193,8 +199,7 @@ func (v *compareView) view() string {
 			v.columnTitle("B", v.b, v.width), strings.Join(fit(v.right.view(v.st), v.width, v.right.height), "\n"))
 		return strings.Join(parts, "\n")
 	}
-	sep := v.st.muted.Render("│")
 	parts = append(parts, v.columnTitle("A", v.a, v.left.width)+" "+v.columnTitle("B", v.b, v.right.width),
-		sideBySide(v.left.view(v.st), v.left.width, v.right.view(v.st), v.right.width, v.left.height, sep))
+		sideBySide(v.left.view(v.st), v.left.width, v.right.view(v.st), v.right.width, v.left.height, v.separator()))
 	return strings.Join(parts, "\n")
 }

@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpjig/jig/frames"
 )
+
+// bodySeparator stands between the bytes and the rendered view beside them.
+const bodySeparator = "│"
 
 // frameBody shows the selected frame under the list: its exact bytes,
 // pretty-printed or raw, or the frame read for meaning (rendered), or both
@@ -46,7 +50,7 @@ func (b *frameBody) setSize(w, h int) {
 	if b.split {
 		bw := w / 2
 		b.bytes.setSize(bw, h)
-		b.side.setSize(w-bw-1, h)
+		b.side.setSize(w-bw-lipgloss.Width(bodySeparator), h)
 		return
 	}
 	b.bytes.setSize(w, h)
@@ -183,7 +187,7 @@ func (p *framesPane) bodyNoteLine() string {
 func (p *framesPane) bodyView() string {
 	b := &p.body
 	if b.split {
-		return sideBySide(b.bytes.view(p.st), b.bytes.width, b.side.view(p.st), b.side.width, b.bytes.height, p.st.muted.Render("│"))
+		return sideBySide(b.bytes.view(p.st), b.bytes.width, b.side.view(p.st), b.side.width, b.bytes.height, p.st.muted.Render(bodySeparator))
 	}
 	return b.bytes.view(p.st)
 }

@@ -88,7 +88,7 @@ func (p *resultPane) typing() bool    { return false }
 
 func (p *resultPane) setSize(w, h int) {
 	p.width, p.height = w, h
-	p.body.setSize(w, max(h-1, 0)) // a line for the call's head
+	p.body.setSize(w, max(h-chromeRows(p.head()), 0))
 	p.sync()
 }
 
@@ -155,7 +155,10 @@ func (p *resultPane) compareAction(c *call) action {
 		only(p.env.calls.mark != nil, "mark a call first (m), then compare another with it (c)")
 }
 
-func (p *resultPane) view() string {
+func (p *resultPane) view() string { return p.head() + "\n" + p.body.view(p.st) }
+
+// head is the line over the result: which call, and how it came out.
+func (p *resultPane) head() string {
 	c := p.current()
 	var head string
 	if c == nil {
@@ -170,8 +173,7 @@ func (p *resultPane) view() string {
 			head += p.st.muted.Render(" · raw")
 		}
 	}
-	head = ansi.Truncate(head, p.width, "…")
-	return head + "\n" + p.body.view(p.st)
+	return ansi.Truncate(head, p.width, "…")
 }
 
 // scrollActions scroll a text view with the scroll keys.
