@@ -194,6 +194,15 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		case short != nil:
 			got := t.log.Append(*short)
 			t.withhold(resp, got)
+		case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+			// An authorization challenge: its body (often an OAuth error
+			// object) is transport evidence, not a JSON-RPC message the
+			// session withheld.
+			note := frames.StatusNote(resp, string(trimmed))
+			if c := resp.Header.Get("WWW-Authenticate"); c != "" {
+				note += " (WWW-Authenticate: " + c + ")"
+			}
+			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
 		case len(trimmed) == 0 || !strings.Contains(ct, "json"):
 			note := frames.StatusNote(resp, string(trimmed))
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
