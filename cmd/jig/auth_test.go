@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
+	"io"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpjig/jig/session/oauth"
 	"github.com/mcpjig/jig/session/oauth/oauthtest"
+	"github.com/mcpjig/jig/session/peers"
 )
 
 // oauthServers starts an authorization server and an MCP server behind it,
@@ -191,4 +196,73 @@ func TestAuthFlagsToOptions(t *testing.T) {
 	if opts, err := o.target.options(nil); err != nil || opts.Auth != nil {
 		t.Errorf("--demo: auth options %+v, %v; want none", opts.Auth, err)
 	}
+}
+
+// A server nobody here wrote: the TypeScript SDK's example server behind
+// its own demo authorization server (dynamic registration, PKCE, a code it
+// hands out at once). jig logs in, calls, stores the token, uses it again
+// with --auth-stored-only; the token is in no output and no recording.
+func TestLoginToTheTypeScriptSDKsOAuthExample(t *testing.T) {
+	command := peers.Node(t, peers.TSSDKOAuthServer, "--oauth")
+	mcpPort, authPort := freePort(t), freePort(t)
+	srv := exec.Command(command[0], command[1:]...)
+	srv.Env = append(os.Environ(), "MCP_PORT="+mcpPort, "MCP_AUTH_PORT="+authPort)
+	out, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	lines := bufio.NewScanner(out)
+	for ready := 0; ready < 2 && lines.Scan(); {
+		if strings.Contains(lines.Text(), "listening on port") {
+			ready++
+		}
+	}
+	go io.Copy(io.Discard, out)
+	t.Setenv("BROWSER", strings.Join(oauthtest.Browser(), " "))
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	url := "http://localhost:" + mcpPort + "/mcp"
+	record := filepath.Join(t.TempDir(), "greet.jsonl")
+
+	code, stdout, stderr := jig(t, "", "call", "greet", "--args", `{"name":"jig"}`, "--url", url, "--record", record)
+	if code != 0 || !strings.Contains(stdout, "Hello, jig") {
+		t.Fatalf("call behind the TypeScript SDK's OAuth: exit %d\n%s%s", code, stdout, stderr)
+	}
+	store, err := oauth.DefaultStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, sec, err := store.Lookup(url)
+	if err != nil || e == nil || sec.AccessToken == "" {
+		t.Fatalf("nothing stored after the login: %v, %v", e, err)
+	}
+	if e.Issuer != "http://localhost:"+authPort+"/" || e.Registration != "dynamic" {
+		t.Errorf("stored entry = %+v", e)
+	}
+	data, _ := os.ReadFile(record)
+	for what, text := range map[string]string{"stdout": stdout, "stderr": stderr, "the recording": string(data)} {
+		if strings.Contains(text, sec.AccessToken) {
+			t.Errorf("%s holds the access token", what)
+		}
+	}
+	if !strings.Contains(string(data), "OAuth token exchange:") {
+		t.Errorf("the recording has no token exchange frame")
+	}
+	if code, stdout, stderr := jig(t, "", "tools", "--url", url, "--auth-stored-only", "--no-record"); code != 0 || !strings.Contains(stdout, "greet") {
+		t.Errorf("tools with the stored token: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	return port
 }

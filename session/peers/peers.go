@@ -24,6 +24,10 @@ const (
 	GoSDKConformance = "bin/gosdk-conformance-server"                                                  // the go-sdk's conformance server: input_required (MRTR) tools
 	MCPGoOld         = "bin/mcpgo-peer-0.43"                                                           // the same at mcp-go v0.43.2, legacy only
 	TMCP             = "tmcp/server.mjs"                                                               // a tmcp 1.20.0 server (.ci/peers.d/tmcp): 2026-07-28 over HTTP, strict headers
+	// TSSDKOAuthServer is the TypeScript SDK 1.32.2's example server; with
+	// --oauth it sits behind the SDK's demo authorization server (MCP_PORT,
+	// MCP_AUTH_PORT).
+	TSSDKOAuthServer = "tssdk/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js"
 )
 
 // The real-upgrade corpus (.ci/peers.d/40-upgrade-corpus.sh): each server at
