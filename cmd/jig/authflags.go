@@ -165,7 +165,6 @@ type pausableTimeout struct {
 	context.Context // the parent, for its values
 	d               time.Duration
 	done            chan struct{}
-	stopParent      func() bool
 
 	mu    sync.Mutex
 	err   error
@@ -174,13 +173,13 @@ type pausableTimeout struct {
 
 func withPausableTimeout(parent context.Context, d time.Duration) (*pausableTimeout, func()) {
 	p := &pausableTimeout{Context: parent, d: d, done: make(chan struct{})}
-	// The timer may fire (or the parent end) before AfterFunc returns: end
-	// reads p.timer under mu, so it is set under mu too.
+	// The timer may fire before AfterFunc returns (a tiny --timeout, a
+	// loaded machine): end waits for the lock, so p.timer is set by then.
 	p.mu.Lock()
 	p.timer = time.AfterFunc(d, func() { p.end(context.DeadlineExceeded) })
 	p.mu.Unlock()
-	p.stopParent = context.AfterFunc(parent, func() { p.end(parent.Err()) })
-	return p, func() { p.stopParent(); p.end(context.Canceled) }
+	stop := context.AfterFunc(parent, func() { p.end(parent.Err()) })
+	return p, func() { stop(); p.end(context.Canceled) }
 }
 
 func (p *pausableTimeout) end(err error) {
