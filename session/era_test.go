@@ -224,3 +224,36 @@ func TestCancelledCarriesEraMetaOverStdio(t *testing.T) {
 		}
 	}
 }
+
+// mcp-go's own example server (examples/conformance, from the module proxy):
+// a session that opened subscriptions/listen cancels it at Close, and that
+// notifications/cancelled must be valid in the era (it was 400 -32602).
+func TestCancelledAtCloseIsValidMCPGoExample(t *testing.T) {
+	bin := peers.Path(t, peers.MCPGoConformance)
+	addr := startPeer(t, func(addr string) []string {
+		return []string{"env", "CONFORMANCE_ADDR=" + addr, bin}
+	})
+	s := open(t, Options{Target: Target{Transport: TransportStreamable, URL: "http://" + addr + "/mcp"}})
+	if s.Info().Era != "stateless" {
+		t.Fatalf("era %s, want stateless", s.Info().Era)
+	}
+	if _, _, err := s.ListTools(ctx(t)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	var cancels int
+	for i, f := range s.Log.Frames() {
+		if f.Dir != frames.ClientToServer || f.Method != "notifications/cancelled" {
+			continue
+		}
+		cancels++
+		for _, r := range s.Log.Frames()[i+1:] {
+			if r.Dir == frames.ServerToClient && r.HTTP != nil && r.HTTP.Status >= 400 {
+				t.Errorf("refused after notifications/cancelled #%d: HTTP %d %s %s", f.Seq, r.HTTP.Status, r.Note, r.Raw)
+			}
+		}
+	}
+	if cancels == 0 {
+		t.Errorf("no notifications/cancelled for the subscriptions/listen stream:\n%s", frameText(s.Log))
+	}
+}

@@ -17,4 +17,13 @@ build() {
 }
 build v1.2.1 mcpgo-peer
 build v0.43.2 mcpgo-peer-0.43
-echo "peers: mcp-go v1.2.1 and v0.43.2 (mcpgo-peer)"
+# mcp-go's own conformance example server (Streamable HTTP on
+# $CONFORMANCE_ADDR, default 127.0.0.1:3000), as the module proxy serves it.
+if [ "$(cat "$PEERS/bin/mcpgo-conformance.version" 2>/dev/null)" != v1.2.1 ]; then
+  gobin=$(mktemp -d)
+  (cd "$gobin" && GOBIN="$gobin" GOFLAGS=-mod=mod go install github.com/mark3labs/mcp-go/examples/conformance@v1.2.1)
+  mv "$gobin/conformance" "$PEERS/bin/mcpgo-conformance"
+  echo v1.2.1 > "$PEERS/bin/mcpgo-conformance.version"
+  rm -rf "$gobin"
+fi
+echo "peers: mcp-go v1.2.1 and v0.43.2 (mcpgo-peer), mcp-go v1.2.1 examples/conformance"

@@ -23,6 +23,7 @@ const (
 	MCPGo            = "bin/mcpgo-peer"                                                                // mcp-go v1.2.1 servers and clients (.ci/peers.d/mcpgo)
 	GoSDKConformance = "bin/gosdk-conformance-server"                                                  // the go-sdk's conformance server: input_required (MRTR) tools
 	MCPGoOld         = "bin/mcpgo-peer-0.43"                                                           // the same at mcp-go v0.43.2, legacy only
+	MCPGoConformance = "bin/mcpgo-conformance"                                                         // mcp-go v1.2.1's examples/conformance server (Streamable HTTP on $CONFORMANCE_ADDR)
 	TMCP             = "tmcp/server.mjs"                                                               // a tmcp 1.20.0 server (.ci/peers.d/tmcp): 2026-07-28 over HTTP, strict headers
 	// TSSDKOAuthServer is the TypeScript SDK 1.32.2's example server; with
 	// --oauth it sits behind the SDK's demo authorization server (MCP_PORT,
