@@ -257,3 +257,27 @@ func TestCancelledAtCloseIsValidMCPGoExample(t *testing.T) {
 		t.Errorf("no notifications/cancelled for the subscriptions/listen stream:\n%s", frameText(s.Log))
 	}
 }
+
+// A legacy server that exits on any first message but initialize (rmcp's
+// servers do, go-sdk#1177) is reached in auto: jig starts it again and sends
+// initialize, and the frames say why.
+func TestAutoReachesServerThatExitsOnTheProbe(t *testing.T) {
+	s := open(t, Options{Target: selfTarget(t, "exit-on-probe")})
+	if s.Info().Era != "legacy" {
+		t.Errorf("era %s, want legacy", s.Info().Era)
+	}
+	if _, _, err := s.ListTools(ctx(t)); err != nil {
+		t.Fatalf("ListTools: %v\n%s", err, frameText(s.Log))
+	}
+	var noted bool
+	for _, f := range s.Log.Frames() {
+		noted = noted || f.Kind == frames.KindTransport && strings.Contains(f.Note, "exited on the server/discover probe")
+	}
+	if !noted {
+		t.Errorf("the restart is not in the frames:\n%s", frameText(s.Log))
+	}
+	// A named 2026-07-28 is still a requirement: no restart, exit 3.
+	if _, err := Open(ctx(t), Options{Target: selfTarget(t, "exit-on-probe"), ProtocolVersion: "2026-07-28"}); err == nil {
+		t.Errorf("a named 2026-07-28 connected to a server that only speaks initialize")
+	}
+}

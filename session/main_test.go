@@ -1,8 +1,11 @@
 package session
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -37,6 +40,9 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	case "rough":
 		serveRough()
+	case "exit-on-probe":
+		// Like rmcp-based servers: any first message but initialize is fatal.
+		serveExitOnProbe()
 	case "cacheable":
 		if err := cacheableServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			os.Exit(1)
@@ -70,6 +76,21 @@ func serveRough() {
 			return nil, nil
 		})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+func serveExitOnProbe() {
+	br := bufio.NewReader(os.Stdin)
+	first, _ := br.ReadBytes('\n')
+	if !bytes.Contains(first, []byte(`"method":"initialize"`)) {
+		fmt.Fprintf(os.Stderr, "Error: ExpectedInitializeRequest(%s)\n", bytes.TrimSpace(first))
+		os.Exit(1)
+	}
+	srv, _ := demo.New(1)
+	in := io.NopCloser(io.MultiReader(bytes.NewReader(first), br))
+	if err := srv.Run(context.Background(), &mcp.IOTransport{Reader: in, Writer: os.Stdout}); err != nil {
 		os.Exit(1)
 	}
 	os.Exit(0)

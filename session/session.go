@@ -80,6 +80,10 @@ type Options struct {
 	// and Sampling when they come from --elicit and --sample, so a pinned
 	// fixture can keep them and its replay answer the same way.
 	ElicitScript, SampleScript *Script
+
+	// legacyOnly skips the era probe (Open's second try at a server the
+	// probe ended).
+	legacyOnly bool
 }
 
 // MetaSession is the transcript meta key under which a session's Info is
@@ -150,13 +154,46 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	mark := opts.Log.Len()
 	s, err := openOnce(ctx, opts)
 	var ce *ConnectError
-	if err == nil || !opts.Target.DetectSSE || opts.Target.Transport != TransportStreamable || !errors.As(err, &ce) || !refusedStreamable(opts.Log, mark) {
+	if err == nil || !errors.As(err, &ce) {
 		return s, err
 	}
-	opts.Log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
-		Note: "jig: " + opts.Target.URL + " refused Streamable HTTP; trying the legacy HTTP+SSE transport (2024-11-05)"})
-	opts.Target.Transport = TransportSSE
-	return openOnce(ctx, opts)
+	switch {
+	case opts.Target.DetectSSE && opts.Target.Transport == TransportStreamable && refusedStreamable(opts.Log, mark):
+		opts.Log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
+			Note: "jig: " + opts.Target.URL + " refused Streamable HTTP; trying the legacy HTTP+SSE transport (2024-11-05)"})
+		opts.Target.Transport = TransportSSE
+		return openOnce(ctx, opts)
+	case (opts.ProtocolVersion == "" || opts.ProtocolVersion == "auto") && opts.Target.Transport == TransportStdio && probeEndedServer(opts.Log, mark):
+		// Some legacy servers (rmcp's, for one) exit on any first message
+		// but initialize, so the probe leaves nothing to fall back on: start
+		// the server again and send initialize, as a legacy client would.
+		opts.Log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
+			Note: "jig: the server exited on the server/discover probe (a legacy server that ends on an unknown first message); starting it again with initialize"})
+		opts.legacyOnly = true
+		return openOnce(ctx, opts)
+	}
+	return s, err
+}
+
+// probeEndedServer reports whether, after frame mark, jig sent the
+// server/discover probe, the server answered nothing, and it exited.
+func probeEndedServer(log *frames.Log, mark int) bool {
+	probed, exited := false, false
+	for i := mark; i < log.Len(); i++ {
+		f := log.Frame(i)
+		switch {
+		case f.Dir == frames.ClientToServer && f.Kind.IsMessage():
+			if f.Method != "server/discover" {
+				return false
+			}
+			probed = true
+		case f.Dir == frames.ServerToClient && f.Kind.IsMessage():
+			return false // it answered: a refusal says what it is
+		case f.Dir == frames.ServerToClient && f.Kind == frames.KindTransport && strings.HasPrefix(f.Note, "server exited"):
+			exited = true
+		}
+	}
+	return probed && exited
 }
 
 // refusedStreamable reports whether the server answered a POST after frame
@@ -217,8 +254,12 @@ func openOnce(ctx context.Context, opts Options) (*Session, error) {
 	if s.proc != nil {
 		connectCtx, cancel = s.proc.exitWatch(ctx)
 	}
+	version := opts.ProtocolVersion
+	if opts.legacyOnly {
+		version = "2025-11-25" // initialize; the server answers with the version it speaks
+	}
 	started := time.Now()
-	cs, err := s.client.Connect(connectCtx, transport, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
+	cs, err := s.client.Connect(connectCtx, transport, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	cancel()
 	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
 		// The caller gave up (an interrupt): the server did not fail, and
@@ -241,7 +282,7 @@ func openOnce(ctx context.Context, opts Options) (*Session, error) {
 	s.cs = cs
 	s.fillInfo()
 	s.era.settle(s.info.ProtocolVersion)
-	if opts.ProtocolVersion != "" && s.info.ProtocolVersion != opts.ProtocolVersion {
+	if opts.ProtocolVersion != "" && !opts.legacyOnly && s.info.ProtocolVersion != opts.ProtocolVersion {
 		// A legacy server answers initialize with the version it prefers.
 		s.Close()
 		return nil, &ConnectError{Target: opts.Target, Err: fmt.Errorf("the server does not speak protocol %s, which --protocol-version named: it answered with protocol %s (use --protocol-version auto, or %s)", opts.ProtocolVersion, s.info.ProtocolVersion, s.info.ProtocolVersion)}
