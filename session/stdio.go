@@ -38,6 +38,7 @@ type process struct {
 	exited     chan struct{}
 	exitErr    error
 	stderrDone chan struct{}
+	stopOnce   sync.Once // Close and EndAll may both stop it
 }
 
 // startProcess starts the target's command with its stdio tapped. The
@@ -70,7 +71,14 @@ func startProcess(t Target, log *frames.Log, grace time.Duration) (*process, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	running.mu.Lock()
+	defer running.mu.Unlock()
+	if running.ending {
+		err = errors.New("jig is exiting")
+	} else {
+		err = cmd.Start()
+	}
+	if err != nil {
 		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
 			f.Close()
 		}
@@ -82,6 +90,7 @@ func startProcess(t Target, log *frames.Log, grace time.Duration) (*process, err
 	errW.Close()
 
 	p := &process{cmd: cmd, grace: grace, log: log, exited: make(chan struct{}), stderrDone: make(chan struct{})}
+	running.procs[p] = true
 	go p.readStderr(errR)
 	p.tap = newLineTap(log, inW, outR)
 	go func() {
@@ -96,6 +105,9 @@ func startProcess(t Target, log *frames.Log, grace time.Duration) (*process, err
 		}
 		log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, Note: note})
 		close(p.exited)
+		running.mu.Lock()
+		delete(running.procs, p)
+		running.mu.Unlock()
 	}()
 	return p, nil
 }
@@ -126,6 +138,35 @@ func (p *process) drain(outR, errR *os.File) {
 	errR.Close()
 	<-p.tap.done
 	<-p.stderrDone
+}
+
+// running is every stdio server this process started and has not seen
+// exit. It is process-wide on purpose, like signal handling: whoever opened
+// a session, nothing jig started may outlive jig.
+var running = struct {
+	mu     sync.Mutex
+	procs  map[*process]bool
+	ending bool
+}{procs: map[*process]bool{}}
+
+// EndAll stops every stdio server this process started that is still
+// running, as Session.Close would (stdin closed, the grace, SIGTERM, SIGKILL,
+// then what it left in its group), and starts none after it. jig's main
+// calls it last: a session still opening in another goroutine when the
+// program ended (a TUI that quit mid-handshake) has nobody else to close it.
+func EndAll() {
+	running.mu.Lock()
+	running.ending = true
+	procs := make([]*process, 0, len(running.procs))
+	for p := range running.procs {
+		procs = append(procs, p)
+	}
+	running.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range procs {
+		wg.Go(p.stop)
+	}
+	wg.Wait()
 }
 
 func (p *process) readStderr(r io.ReadCloser) {
@@ -172,7 +213,9 @@ func (p *process) Exited() (bool, error) {
 // stop closes stdin, waits a grace period, then SIGTERMs and finally SIGKILLs
 // the process group. It returns once the process has exited and nothing it
 // left in its group is running.
-func (p *process) stop() {
+func (p *process) stop() { p.stopOnce.Do(p.terminate) }
+
+func (p *process) terminate() {
 	p.tap.Close()
 	defer p.endGroup()
 	for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {

@@ -538,3 +538,27 @@ func TestTheTUIWithoutATerminalSaysWhatToUse(t *testing.T) {
 		}
 	}
 }
+
+// Quitting the TUI while the server has not finished its handshake: the
+// session being opened is jig's too, and must not outlive it.
+func TestQuitWhileConnectingLeavesNoServerRunning(t *testing.T) {
+	needProc(t)
+	for _, how := range []string{"q", "SIGHUP"} {
+		t.Run(how, func(t *testing.T) {
+			dir := t.TempDir()
+			jigPid, serverPid := filepath.Join(dir, "jig.pid"), filepath.Join(dir, "server.pid")
+			// A server that never answers and ignores stdin EOF.
+			cmd, screen, keys := startTUI(t, jigPid, "connect", "--no-record", "--", "sh", "-c", `echo $$ > "$0"; exec sleep 300`, serverPid)
+			defer keys.Close()
+			waitForFile(t, serverPid)
+			waitFor(t, screen.await("jig"), 30*time.Second, "the TUI", screen)
+			if how == "q" {
+				keys.Write([]byte("q"))
+			} else {
+				syscall.Kill(readPgid(t, jigPid), syscall.SIGHUP)
+			}
+			exitOf(t, cmd, screen)
+			assertGroupGone(t, readPgid(t, serverPid), "quit while connecting ("+how+")")
+		})
+	}
+}
