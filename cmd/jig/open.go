@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -210,9 +209,9 @@ func oneLine(raw []byte) string {
 	if len(raw) == 0 {
 		return "(no arguments)"
 	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
+	out, ok := frames.Compact(raw)
+	if !ok {
 		return fmt.Sprintf("%q", raw)
 	}
-	return buf.String()
+	return string(out)
 }

@@ -12,6 +12,8 @@
 package attribute
 
 import (
+	"github.com/mcpjig/jig/frames"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -36,11 +38,7 @@ func literal(raw json.RawMessage) string {
 	if raw == nil {
 		return "absent"
 	}
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
-		return string(raw)
-	}
-	s := buf.String()
+	s := frames.CompactString(raw)
 	if len(s) > 60 {
 		s = s[:57] + "…"
 	}

@@ -1,7 +1,8 @@
 package attribute
 
 import (
-	"bytes"
+	"github.com/mcpjig/jig/frames"
+
 	"encoding/json"
 	"fmt"
 	"io"
@@ -241,13 +242,7 @@ func factorial(n int) int {
 	return n * factorial(n-1)
 }
 
-func compact(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
-}
+func compact(raw json.RawMessage) string { return frames.CompactString(raw) }
 
 // WriteText prints the report.
 func (r *Run) WriteText(w io.Writer, a, b End) error {
