@@ -41,6 +41,7 @@
 // exit from a command; only jig proxy, which passes signals on to the
 // server it runs, listens for them itself.
 //
-// Keep functions a screen long (~60 lines): split by what they decide, as
-// runReplay is split into tallyOutcomes, accept and suggestAccept.
+// Keep functions a screen long (at most 60 lines; shape_test.go checks):
+// split by what they decide, as runReplay is split into tallyOutcomes,
+// accept and suggestAccept.
 package main

@@ -213,6 +213,13 @@ func runAppend(ctx context.Context, o *callOptions, st *streams, argv json.RawMe
 		return err
 	}
 	defer s.Close()
+	return o.appendStep(ctx, cctx, st, s, f, argv, red, opts)
+}
+
+// appendStep replays the scenario's steps on s, makes the call and saves the
+// scenario with it as the next step. cctx bounds the call (--timeout).
+func (o *callOptions) appendStep(ctx, cctx context.Context, st *streams, s *session.Session, f *fixture.Fixture, argv json.RawMessage, red *fixture.Redactor, opts session.Options) error {
+	p := &o.pin
 	c := replay.Case{Path: p.file, Fixture: f}
 	out, captured := replay.OnSession(ctx, s, c, replay.Options{Timeout: o.target.timeout, Redactor: red})
 	if out.Err != nil {
