@@ -3,6 +3,9 @@ package frames
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -96,5 +99,36 @@ func TestNestingLimitIsEncodingJSONs(t *testing.T) {
 				t.Errorf("depth %d around %q: Compact ok %v, Indent ok %v, json.Valid %v", depth, inner, cok, iok, valid)
 			}
 		}
+	}
+}
+
+// TestOneIndenterAndOneCompactor keeps Indent and Compact the module's
+// only ones: another copy is how "[INFO] started" came to be drawn as
+// mangled JSON (a glance at brackets is not validation).
+func TestOneIndenterAndOneCompactor(t *testing.T) {
+	root := filepath.Join("..")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != root || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || filepath.Base(path) == "jsontext.go" {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, call := range []string{"json.Indent(", "json.Compact("} {
+			if bytes.Contains(src, []byte(call)) {
+				t.Errorf("%s calls %s: use frames.Indent or frames.Compact, the module's one indenter and compactor", path, strings.TrimSuffix(call, "("))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
