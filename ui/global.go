@@ -156,15 +156,19 @@ func (m *Model) footerKeys() []key.Binding {
 	if m.conn().failed() && m.focus != paneFrames {
 		actions = m.conn().failureActions()
 	}
-	h := m.help
-	h.SetWidth(0)
+	// Measured as bubbles/help draws them: "key desc", joined by its separator.
+	sepW := ansi.StringWidth(m.help.ShortSeparator)
+	itemW := func(b key.Binding) int { return ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc) + sepW }
+	room := m.lay.width + sepW
+	for _, b := range append(append([]key.Binding{}, first...), last...) {
+		room -= itemW(b)
+	}
 	bs := first
 	for _, a := range actions {
 		if !a.available() || nav[a.Help().Key] {
 			continue
 		}
-		try := append(append(append([]key.Binding{}, bs...), a.Binding), last...)
-		if ansi.StringWidth(h.ShortHelpView(try)) > m.lay.width {
+		if room -= itemW(a.Binding); room < 0 {
 			break
 		}
 		bs = append(bs, a.Binding)
