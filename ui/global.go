@@ -158,7 +158,9 @@ func (m *Model) footerKeys() []key.Binding {
 	}
 	// Measured as bubbles/help draws them: "key desc", joined by its separator.
 	sepW := ansi.StringWidth(m.help.ShortSeparator)
-	itemW := func(b key.Binding) int { return ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc) + sepW }
+	itemW := func(b key.Binding) int {
+		return ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc) + sepW
+	}
 	room := m.lay.width + sepW
 	for _, b := range append(append([]key.Binding{}, first...), last...) {
 		room -= itemW(b)
