@@ -63,6 +63,7 @@ type Model struct {
 	asks  *asks
 	pins  *pinning
 	repro *reproduction
+	attr  *attribution
 
 	hdr    header
 	status statusLine
@@ -77,7 +78,7 @@ func New(cfg Config) *Model {
 	if cfg.SaveDir == "" {
 		cfg.SaveDir = os.TempDir()
 	}
-	m := &Model{keys: newGlobalKeys(), help: help.New(), repro: &reproduction{}}
+	m := &Model{keys: newGlobalKeys(), help: help.New(), repro: &reproduction{}, attr: &attribution{}}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	st, out := newStyles(true), &outbox{}
 	m.asks = newAsks(m.ctx, st, out)

@@ -51,6 +51,10 @@ type call struct {
 	sent         time.Time
 	cancel       context.CancelCauseFunc // cancels the open call
 	cancelledAt  time.Time               // when the user cancelled it
+
+	// attributionStep is the step (from 1) of the attribution this call
+	// is, or 0.
+	attributionStep int
 }
 
 const (
@@ -567,6 +571,9 @@ func (m *Model) callDone(msg callDoneMsg) tea.Cmd {
 	if c.baseline != nil && c.pinnable() && m.overlay == nil {
 		m.setFocus(paneResult)
 		m.openCompare(*c.baseline, liveCall(c), c.id)
+	}
+	if c.attributionStep > 0 {
+		return tea.Batch(cmd, m.attributionStepDone(c))
 	}
 	return cmd
 }

@@ -201,6 +201,9 @@ func (m *Model) toolsListed(msg toolsListedMsg) tea.Cmd {
 	if msg.reason == "connected" && m.repro.call != nil {
 		m.startReproduce()
 	}
+	if p := m.attr.pending; p != nil {
+		return m.startAttribution(*p)
+	}
 	return nil
 }
 

@@ -401,6 +401,9 @@ func (p *framesPane) callActions() []action {
 		on(k.Mark, func() tea.Cmd { return p.out.send(markMsg{ref: callRef{frame: i}}) }).only(i >= 0, notCall),
 		on(k.Compare, func() tea.Cmd { return p.out.send(compareMsg{ref: callRef{frame: i}}) }).only(i >= 0, notCall).
 			only(p.env.calls.mark != nil, "mark a call first (m), then compare another with it (c)"),
+		on(k.Attribute, func() tea.Cmd { return p.out.send(attributeMsg{ref: callRef{frame: i}}) }).only(i >= 0, notCall).
+			only(p.env.calls.mark != nil, "mark a call first (m), then press a on another call of the same tool").
+			only(p.canReproduce(), "attribution runs against a live server, and this recording names none: give one, e.g. jig open FILE --demo, or -- node server.js"),
 	}
 }
 

@@ -178,7 +178,7 @@ func newEditorKeys() editorKeys {
 
 type resultKeys struct {
 	scrollKeys
-	Pin, Older, Newer, EditAgain, ShowFrames, Raw, Write, Mark, Compare key.Binding
+	Pin, Older, Newer, EditAgain, ShowFrames, Raw, Write, Mark, Compare, Attribute key.Binding
 }
 
 func newResultKeys() resultKeys {
@@ -193,13 +193,14 @@ func newResultKeys() resultKeys {
 		Write:      bind([]string{"w"}, "w", "write the response to a file"),
 		Mark:       bind([]string{"m"}, "m", "mark this call to compare with"),
 		Compare:    bind([]string{"c"}, "c", "compare this call with the marked one"),
+		Attribute:  bind([]string{"a"}, "a", "attribute: one argument at a time from the marked call to this one"),
 	}
 }
 
 type framesKeys struct {
 	scrollKeys
 	Partner, Body, Back, Raw, Filter, ClearFilter, Direction, Kind, Write, BodyUp, BodyDown,
-	NextCall, PrevCall, Timeline, Reproduce, Mark, Compare key.Binding
+	NextCall, PrevCall, Timeline, Reproduce, Mark, Compare, Attribute key.Binding
 }
 
 func newFramesKeys() framesKeys {
@@ -222,6 +223,26 @@ func newFramesKeys() framesKeys {
 		Reproduce:   bind([]string{"r"}, "r", "reproduce this tools/call against a live server"),
 		Mark:        bind([]string{"m"}, "m", "mark this tools/call to compare with"),
 		Compare:     bind([]string{"c"}, "c", "compare this tools/call with the marked one"),
+		Attribute:   bind([]string{"a"}, "a", "attribute: one argument at a time from the marked call to this one, on a live server"),
+	}
+}
+
+// attributionKeys drive the attribution view: pick a step, pin it or edit it.
+type attributionKeys struct {
+	Up, Down, PageUp, PageDown, ScrollUp, ScrollDown, Pin, EditAgain, Close key.Binding
+}
+
+func newAttributionKeys() attributionKeys {
+	return attributionKeys{
+		Up:         bind([]string{"up", "k"}, "↑/k", "previous step"),
+		Down:       bind([]string{"down", "j"}, "↓/j", "next step"),
+		PageUp:     bind([]string{"pgup"}, "pgup", "page up"),
+		PageDown:   bind([]string{"pgdown", "space"}, "pgdn", "page down"),
+		ScrollUp:   bind([]string{"K", "shift+up"}, "K", "scroll the report up"),
+		ScrollDown: bind([]string{"J", "shift+down"}, "J", "scroll the report down"),
+		Pin:        bind([]string{"P"}, "P", "pin the selected step as a golden fixture"),
+		EditAgain:  bind([]string{"e"}, "e", "edit the selected step's arguments and send again"),
+		Close:      bind([]string{"esc", "q"}, "esc", "close (the steps stay in the result pane)"),
 	}
 }
 

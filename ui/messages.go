@@ -344,6 +344,12 @@ type callRef struct {
 	frame int
 }
 
+// attributeMsg asks to attribute the difference between the marked call and
+// the call ref names, one argument at a time (attribution.go).
+type attributeMsg struct{ ref callRef }
+
+func (msg attributeMsg) route(m *Model) tea.Cmd { return m.attributeCall(msg) }
+
 // markMsg asks to mark a call as the one others are compared with.
 type markMsg struct{ ref callRef }
 

@@ -116,7 +116,7 @@ func (p *resultPane) actions() []action {
 		on(k.Raw, does(func() { p.showRaw = !p.showRaw; p.sync() })).only(c != nil, none),
 	)
 	if c == nil {
-		for _, b := range []action{on(k.Pin, nil), on(k.EditAgain, nil), on(k.Mark, nil), on(k.Compare, nil), on(k.ShowFrames, nil), on(k.Write, nil)} {
+		for _, b := range []action{on(k.Pin, nil), on(k.EditAgain, nil), on(k.Mark, nil), on(k.Compare, nil), on(k.Attribute, nil), on(k.ShowFrames, nil), on(k.Write, nil)} {
 			as = append(as, b.only(false, none))
 		}
 		return as
@@ -125,7 +125,7 @@ func (p *resultPane) actions() []action {
 	if c.method == methodReadResource {
 		edit = edit.labelled("edit the URI and read again")
 	}
-	return append(as, p.pinAction(c), edit, p.markAction(c), p.compareAction(c),
+	return append(as, p.pinAction(c), edit, p.markAction(c), p.compareAction(c), p.attributeAction(c),
 		on(k.ShowFrames, func() tea.Cmd { return p.out.send(showFramesMsg{seq: c.ex.Request.Seq}) }).
 			only(c.ex != nil && c.ex.Request != nil, "this call has no frames yet"),
 		on(k.Write, func() tea.Cmd {
@@ -153,6 +153,14 @@ func (p *resultPane) compareAction(c *call) action {
 		only(c.isTool(), "marking and comparing work on tools/call; this is "+c.method).
 		only(c.done && c.ex != nil, fmt.Sprintf("call #%d has no response yet", c.id)).
 		only(p.env.calls.mark != nil, "mark a call first (m), then compare another with it (c)")
+}
+
+func (p *resultPane) attributeAction(c *call) action {
+	return on(p.keys.Attribute, func() tea.Cmd { return p.out.send(attributeMsg{ref: callRef{id: c.id, frame: -1}}) }).
+		only(c.isTool(), "attribution works on tools/call; this is "+c.method).
+		only(c.done && c.ex != nil, fmt.Sprintf("call #%d has no response yet", c.id)).
+		only(p.env.calls.mark != nil, "mark a call first (m), then press a on another call of the same tool").
+		only(p.env.conn.session() != nil, "not connected: attribution needs the live session (r retries connecting)")
 }
 
 func (p *resultPane) view() string { return p.head() + "\n" + p.body.view(p.st) }

@@ -54,6 +54,32 @@ func (r *Run) step(i int) *Step {
 	return nil
 }
 
+// NewRun starts an attribution of plan on the session's server; the steps
+// are recorded as they come back (Record), by Execute or by a caller that
+// sends them itself (the TUI, which shows each as a call).
+func NewRun(plan *Plan, s *session.Session) *Run {
+	info := s.Info()
+	return &Run{Plan: plan, Server: fmt.Sprintf("%s %s", info.ServerName, info.ServerVersion)}
+}
+
+// Record adds the step that ran point i: its exchange and the error
+// CallTool returned. A JSON-RPC error is an answer; any other error means
+// the server gave none.
+func (r *Run) Record(i int, ex *session.Exchange, err error) *Step {
+	st := &Step{Point: i, Exchange: ex}
+	var rpc *session.RPCError
+	switch {
+	case err == nil || errors.As(err, &rpc):
+		if ex != nil {
+			st.Summary = Summarize(ex.Result, ex.Error)
+		}
+	default:
+		st.Err = err
+	}
+	r.Steps = append(r.Steps, st)
+	return st
+}
+
 // Execute runs every point of the plan on s, one call at a time, in plan
 // order: the first call's arguments, then each argument changed alone, and
 // so on up to the second call's. Nothing else is sent on the session
@@ -65,21 +91,10 @@ func (r *Run) step(i int) *Step {
 // returned is then the failed step's; a JSON-RPC error is an answer, not a
 // failure.
 func Execute(ctx context.Context, s *session.Session, plan *Plan, onStep func(*Step)) (*Run, error) {
-	info := s.Info()
-	run := &Run{Plan: plan, Server: fmt.Sprintf("%s %s", info.ServerName, info.ServerVersion)}
+	run := NewRun(plan, s)
 	for i, pt := range plan.Points {
 		ex, err := s.CallTool(ctx, plan.Tool, pt.Arguments)
-		st := &Step{Point: i, Exchange: ex}
-		var rpc *session.RPCError
-		switch {
-		case err == nil || errors.As(err, &rpc):
-			if ex != nil {
-				st.Summary = Summarize(ex.Result, ex.Error)
-			}
-		default:
-			st.Err = err
-		}
-		run.Steps = append(run.Steps, st)
+		st := run.Record(i, ex, err)
 		if onStep != nil {
 			onStep(st)
 		}

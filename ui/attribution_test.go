@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"testing"
+
+	"github.com/mcpjig/jig/frames/importer"
+	"github.com/mcpjig/jig/session"
+)
+
+// TestFlowAttributeSeedTranscript is the seed story in the TUI: open the
+// transcript of the two calls, mark the first, press a on the second, and
+// the attribution runs on the demo server step by step; a step pins in
+// one key.
+func TestFlowAttributeSeedTranscript(t *testing.T) {
+	f, err := importer.Open("../frames/importer/testdata/seed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Reader: f.Reader, Title: "seed.json", Record: f.Record(),
+		Reproduce: &session.Options{Target: session.Target{Transport: session.TransportDemo, Release: 1}}}
+	fl := start(t, cfg, 120, 35)
+	fl.waitFor("a record, not a reproduction", "4 frames")
+	fl.keys("g", "m")
+	fl.waitFor("marked recorded #1")
+	fl.keys("n", "a")
+	fl.waitFor("Attribute recorded #1 → recorded #3 · 8/8 steps", "attribution done: 8 steps")
+	fl.waitFor("since alone: orders 0 → 10, PARTIAL (truncated: true)",
+		"customer alone: no change (orders 0 → 0)",
+		"the transcript showed (the client's rendering): orders 0; the live server answers the same")
+	// The steps: pick the third (since alone) and pin it.
+	fl.keys("down", "down")
+	fl.waitFor("▶ 3  since            orders 10 · PARTIAL (truncated: true) · 2.7 KB · call #3")
+	fl.keys("P")
+	fl.waitFor("Pin call #3 as a golden fixture")
+	fl.keys("esc")
+	fl.waitFor("pin cancelled")
+}
+
+// TestFlowAttributeLiveCalls: in a live session, two calls of the result
+// pane are attributed the same way.
+func TestFlowAttributeLiveCalls(t *testing.T) {
+	fl := start(t, demoConfig(1), 120, 35)
+	fl.waitFor("● connected", "search_orders")
+	fl.keys("G", "enter", "down", "end", "left", "left", "Acme Corp", "ctrl+s")
+	fl.waitFor("call #1 search_orders")
+	fl.keys("esc", "3", "m")
+	fl.waitFor("marked call #1")
+	fl.keys("2", "enter", "ctrl+r", "down", "end", "left", "left", "acme", "ctrl+s")
+	fl.waitFor("call #2 search_orders")
+	fl.keys("esc", "3", "a")
+	fl.waitFor("Attribute call #1 → call #2 · 2/2 steps", "1 argument differs: customer")
+}
+
+// TestFlowAttributeServerDiesMidRun: the steps that came back stay, the
+// failed one says so, and nothing after it is sent.
+func TestFlowAttributeServerDiesMidRun(t *testing.T) {
+	f, err := importer.Open("../frames/importer/testdata/seed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := crashingDemo(t, 3)
+	cfg := Config{Reader: f.Reader, Title: "seed.json", Record: f.Record(), Reproduce: &session.Options{Target: target}}
+	fl := start(t, cfg, 120, 35)
+	fl.waitFor("a record, not a reproduction")
+	fl.keys("g", "m", "n", "a")
+	fl.waitFor("attribution stopped at step 4: the server did not answer", "FAILED:", "not sent yet",
+		"the server stopped answering at step 4 (limit)")
+}
