@@ -303,3 +303,53 @@ func TestPausableTimeout(t *testing.T) {
 		t.Errorf("Err = %v after the parent was cancelled, want Canceled", p.Err())
 	}
 }
+
+// A fixture pinned behind OAuth records that it was (issuer, scopes,
+// grant) and no credential; replay uses the stored token, fails clearly
+// (exit 3, the login command) when none is stored, never starts a login,
+// and works with --client-credentials.
+func TestFixtureBehindOAuth(t *testing.T) {
+	as, rs := oauthServers(t)
+	as.Set(func(k *oauthtest.Knobs) { k.ClientID, k.ClientSecret = "svc", "svc-secret-0123456789" })
+	fixtureFile := filepath.Join(t.TempDir(), "echo.json")
+	code, out, errOut := jig(t, "", "call", "echo", "--args", "{}", "--url", rs.URL(), "--no-record", "--pin", fixtureFile)
+	if code != 0 {
+		t.Fatalf("pin behind OAuth: exit %d\n%s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(fixtureFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Target struct {
+			Auth *struct {
+				Issuer string   `json:"issuer"`
+				Scopes []string `json:"scopes"`
+				Grant  string   `json:"grant"`
+			} `json:"auth"`
+		} `json:"target"`
+	}
+	json.Unmarshal(data, &f)
+	if a := f.Target.Auth; a == nil || a.Issuer != as.URL() || a.Grant != "authorization_code" || strings.Join(a.Scopes, " ") != "read write" {
+		t.Errorf("the fixture's target.auth = %+v, want issuer %s, read write, authorization_code\n%s", a, as.URL(), data)
+	}
+	assertNoSecretsIn(t, "the fixture", string(data), as)
+
+	if code, out, errOut := jig(t, "", "replay", fixtureFile); code != 0 {
+		t.Errorf("replay with the stored token: exit %d\n%s%s", code, out, errOut)
+	}
+	jig(t, "", "auth", "logout", "--all")
+	before := as.Authorizations()
+	code, out, errOut = jig(t, "", "replay", fixtureFile)
+	if code != exitUnreachable || !strings.Contains(out+errOut, "jig auth login --url "+rs.URL()) {
+		t.Errorf("replay without credentials: exit %d, want %d naming the login command\n%s%s", code, exitUnreachable, out, errOut)
+	}
+	t.Logf("replay without credentials:\n%s%s", out, errOut)
+	if as.Authorizations() != before {
+		t.Errorf("replay started a login")
+	}
+	t.Setenv("SVC_SECRET", "svc-secret-0123456789")
+	if code, out, errOut := jig(t, "", "replay", fixtureFile, "--client-credentials", "--client-id", "svc", "--client-secret-env", "SVC_SECRET"); code != 0 {
+		t.Errorf("replay with client credentials: exit %d\n%s%s", code, out, errOut)
+	}
+}

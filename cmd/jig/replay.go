@@ -173,6 +173,14 @@ func (o *replayOptions) runnerOptions(red *fixture.Redactor) (replay.Options, er
 		return opts, err
 	}
 	opts.Roots = roots
+	// A replay never starts a login: stored credentials, or a service
+	// account's with --client-credentials.
+	if o.target.auth.noBrowser || o.target.auth.redirectURL != "" {
+		return opts, usageErr("jig replay never starts an OAuth login (log in first with jig auth login); --no-browser and --redirect-url do not apply")
+	}
+	if opts.Auth, err = o.target.auth.options(os.LookupEnv); err != nil {
+		return opts, err
+	}
 	ov, err := o.override()
 	if err != nil {
 		return opts, err

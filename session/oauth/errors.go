@@ -45,7 +45,7 @@ func (e *NeedsLoginError) Error() string {
 	if len(e.Scopes) > 0 {
 		cmd += fmt.Sprintf(" --scope %q", strings.Join(e.Scopes, " "))
 	}
-	return fmt.Sprintf("%s needs OAuth and jig may not log in here (%s): log in first with: %s (or use --client-credentials)", e.Server, e.Reason, cmd)
+	return fmt.Sprintf("the server needs OAuth and jig may not log in here (%s); log in first with: %s (or use --client-credentials)", e.Reason, cmd)
 }
 
 // LoginCommand is the command that logs in to the server.

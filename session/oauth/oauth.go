@@ -190,7 +190,7 @@ func (h *Handler) loadStored() {
 		h.storedWhy = err.Error()
 		return
 	case e == nil:
-		h.storedWhy = "no stored credentials for " + CanonicalServer(h.opts.Server)
+		h.storedWhy = "no stored credentials for it"
 		return
 	}
 	h.redact.Add(sec.Values()...)
@@ -476,11 +476,16 @@ func (h *Handler) clientCredentialsGrant(ctx context.Context, inner auth.OAuthHa
 	h.mu.Unlock()
 }
 
+// grantedScopes are the scopes a token was granted (its "scope", else what
+// was asked for), sorted: their order means nothing, and a stored entry or
+// a fixture must not change with it.
 func grantedScopes(tok *oauth2.Token, requested []string) []string {
+	out := append([]string(nil), requested...)
 	if s, ok := tok.Extra("scope").(string); ok && s != "" {
-		return strings.Fields(s)
+		out = strings.Fields(s)
 	}
-	return requested
+	slices.Sort(out)
+	return out
 }
 
 func (h *Handler) emit(e Event) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/oauth"
 )
 
 // PinOptions say how to turn exchanges into a fixture.
@@ -92,6 +93,7 @@ func PinScenario(ctx context.Context, s *session.Session, exs []*session.Exchang
 		Server:          fixture.Server{Name: info.ServerName, Version: info.ServerVersion},
 		ProtocolVersion: info.ProtocolVersion,
 	}
+	f.Target.Auth = targetAuth(s.Auth())
 	var listed []json.RawMessage
 	var steps []fixture.Step
 	for i, ex := range exs {
@@ -228,6 +230,19 @@ func stepOf(ex *session.Exchange, vars map[string]string) (fixture.Step, error) 
 // fixture.LinkCaptures).
 func linkCaptures(steps []fixture.Step) {
 	fixture.LinkCaptures(steps)
+}
+
+// targetAuth is what a fixture records of the session's OAuth grant: that
+// there was one, by whom and for what; nil when the server needed none.
+func targetAuth(g *oauth.Grant) *fixture.TargetAuth {
+	if g == nil {
+		return nil
+	}
+	grant := "authorization_code"
+	if g.Source == "client credentials" {
+		grant = "client_credentials"
+	}
+	return &fixture.TargetAuth{Issuer: g.Issuer, Scopes: append([]string(nil), g.Scopes...), Grant: grant}
 }
 
 // fixtureTarget converts a (redacted) session target to the fixture's form.

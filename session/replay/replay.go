@@ -27,6 +27,7 @@ import (
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/oauth"
 )
 
 // A Case is one fixture and the file it came from.
@@ -109,6 +110,10 @@ func pathErr(err error) string {
 
 // Options configure a replay.
 type Options struct {
+	// Auth is how a fixture's Streamable HTTP server is authorized when it
+	// asks: stored credentials only (a replay never starts a login) or
+	// client credentials. Nil: a 401 fails the fixture.
+	Auth *oauth.Options
 	// Override is the target the command line gave, if any: it replaces
 	// only what it names of each fixture's target (see Override.Apply).
 	Override *Override
@@ -279,6 +284,13 @@ func sessionOptions(target session.Target, f *fixture.Fixture, opts Options) ses
 		Capabilities: opts.Capabilities, Roots: opts.Roots, Log: frames.NewLog(nil), Redact: opts.Redactor.Base()}
 	if opts.ProtocolVersion != "" {
 		so.ProtocolVersion = opts.ProtocolVersion
+	}
+	if opts.Auth != nil && target.Transport == session.TransportStreamable {
+		a := *opts.Auth
+		if a.Mode != oauth.ClientCredentials {
+			a.Mode = oauth.StoredOnly
+		}
+		so.Auth = &a
 	}
 	if f.Session != nil {
 		if !opts.CapabilitiesSet {
