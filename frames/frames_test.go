@@ -341,3 +341,20 @@ func TestRedactorURLsAndParams(t *testing.T) {
 		}
 	}
 }
+
+// A Bearer challenge is evidence: its parameters are not a token.
+func TestRedactorKeepsBearerChallenges(t *testing.T) {
+	r := NewRedactor()
+	for _, in := range []string{
+		`Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp"`,
+		`Bearer error="insufficient_scope", scope="read write"`,
+		`Bearer realm="mcp", error="invalid_token"`,
+	} {
+		if out := r.String(in); out != in {
+			t.Errorf("a challenge was redacted:\n got %s\nwant %s", out, in)
+		}
+	}
+	if out := r.String(`Authorization: Bearer abcdefgh12345678`); strings.Contains(out, "abcdefgh12345678") {
+		t.Errorf("a bearer token was kept: %s", out)
+	}
+}

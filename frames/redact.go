@@ -82,9 +82,19 @@ var tokenRules = []tokenRule{
 // "token_type"), and redacting them would destroy the evidence of a flow.
 var publicKeySuffixes = []string{"_endpoint", "_uri", "_url", "_method", "_methods", "_supported", "_type", "_types", "_alg", "_algs", "_expires_in", "expires_at"}
 
+// challengeParams are the auth-params of a Bearer challenge (RFC 6750,
+// RFC 9728) that the bearer rule would otherwise take for a token: in
+// WWW-Authenticate: Bearer resource_metadata="…" the evidence is the point.
+var challengeParams = map[string]bool{"realm=": true, "scope=": true, "error=": true, "error_description=": true, "error_uri=": true, "resource_metadata=": true}
+
 // spares reports whether a match of the secret-key rule is a public key's
-// value (see publicKeySuffixes).
+// value (see publicKeySuffixes), or a match of the bearer rule a
+// challenge's first parameter.
 func (tr tokenRule) spares(b []byte, loc []int) bool {
+	if tr.name == "bearer" && loc[2] >= 0 {
+		// "Bearer resource_metadata=..." is a challenge, not a token.
+		return challengeParams[strings.ToLower(string(b[loc[2]:loc[3]]))]
+	}
 	if tr.name != "secret-key" || loc[2] < 0 {
 		return false
 	}
