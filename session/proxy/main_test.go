@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session/demo"
+	"github.com/mcpjig/jig/session/oauth/oauthtest"
 	"github.com/mcpjig/jig/session/record"
 )
 
@@ -27,6 +28,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	oauthtest.MaybeBrowse()
 	switch role := os.Getenv(roleEnv); role {
 	case "":
 		os.Exit(m.Run())
