@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // A ConfigFile is an MCP client's config file as jig read it: the servers it
@@ -47,7 +48,7 @@ type ConfigInput struct {
 // is unusable (unreadable, not JSON, no servers); a bad entry is reported on
 // that entry.
 func ReadConfig(path string) (*ConfigFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := frames.ReadRegular(path, frames.MaxConfigFile)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpjig/jig/frames"
 )
@@ -28,6 +30,10 @@ type lineTap struct {
 	sdkR *io.PipeReader
 	sdkW *io.PipeWriter
 	done chan struct{} // closed when the server's stream ends
+	// max is the frame limit; a longer line is recorded truncated and ends
+	// the session (overflow is that frame).
+	max      int
+	overflow atomic.Pointer[frames.Frame]
 
 	closeOnce sync.Once
 	closeErr  error
@@ -36,11 +42,58 @@ type lineTap struct {
 // newLineTap starts reading fromServer. The returned tap is the Reader and
 // Writer to give mcp.IOTransport.
 func newLineTap(log *frames.Log, toServer io.WriteCloser, fromServer io.Reader) *lineTap {
+	return newLineTapLimit(log, toServer, fromServer, 0)
+}
+
+// newLineTapLimit is newLineTap with a frame limit (frames.DefaultMaxFrame
+// when 0).
+func newLineTapLimit(log *frames.Log, toServer io.WriteCloser, fromServer io.Reader, max int) *lineTap {
+	if max <= 0 {
+		max = frames.DefaultMaxFrame
+	}
 	r, w := io.Pipe()
-	t := &lineTap{log: log, toServer: toServer, sdkR: r, sdkW: w, done: make(chan struct{})}
+	t := &lineTap{log: log, toServer: toServer, sdkR: r, sdkW: w, done: make(chan struct{}), max: max}
 	go t.readLoop(fromServer)
 	return t
 }
+
+// FrameLimitError is why a session ended on a frame over the frame limit:
+// jig records its beginning and its size, and does not read further (a line
+// that never ends would otherwise exhaust memory).
+type FrameLimitError struct {
+	Frame *frames.Frame
+	Limit int
+}
+
+func (e *FrameLimitError) Error() string {
+	return fmt.Sprintf("the server sent a line longer than the frame limit (%s; raise it with --max-frame): frame #%d keeps its first %s; jig stopped reading and ended the session",
+		frames.HumanSize(e.Limit), e.Frame.Seq, frames.HumanSize(len(e.Frame.Raw)))
+}
+
+// readLine reads one line of at most max bytes (with its newline). Past the
+// limit it returns the first max bytes read, how many bytes the line had so
+// far, and errLineTooLong.
+func readLine(br *bufio.Reader, max int) (line []byte, seen int64, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		seen += int64(len(chunk))
+		if len(line) == 0 && err != bufio.ErrBufferFull && len(chunk) <= max {
+			// The common case: the line fits the buffer. One copy, kept by
+			// the frame and read by the SDK.
+			return bytes.Clone(chunk), seen, err
+		}
+		if len(line)+len(chunk) > max {
+			line = append(line, chunk[:max-len(line)]...)
+			return line, seen, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if err != bufio.ErrBufferFull {
+			return line, seen, err
+		}
+	}
+}
+
+var errLineTooLong = errors.New("line longer than the frame limit")
 
 // Write records each complete line the SDK writes, then forwards the bytes.
 func (t *lineTap) Write(p []byte) (int, error) {
@@ -84,9 +137,17 @@ func (t *lineTap) readLoop(from io.Reader) {
 	br := bufio.NewReaderSize(from, 64<<10)
 	forward := true
 	for {
-		// ReadSlice is bounded by the buffer size; ReadBytes grows as needed,
-		// which 4 MB+ frames require.
-		line, err := br.ReadBytes('\n')
+		// Lines of 4 MB+ are real; past the frame limit, the line is
+		// recorded truncated and the session ends.
+		line, seen, err := readLine(br, t.max)
+		if errors.Is(err, errLineTooLong) {
+			f := frames.Truncated(frames.Frame{Dir: frames.ServerToClient, Raw: line}, seen,
+				fmt.Sprintf("a line longer than the frame limit (%s; --max-frame)", frames.HumanSize(t.max)))
+			stored := t.log.Append(f)
+			t.overflow.Store(stored)
+			t.sdkW.CloseWithError(&FrameLimitError{Frame: stored, Limit: t.max})
+			return
+		}
 		if len(line) > 0 {
 			complete := line[len(line)-1] == '\n'
 			// ReadBytes returns a fresh slice: the frame keeps it, and the SDK

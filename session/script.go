@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // A Script answers the server's requests for input without a human:
@@ -93,7 +94,7 @@ func ParseSampleScript(v string) (*Script, error) {
 }
 
 func readScript(flag, path string) (*Script, error) {
-	data, err := os.ReadFile(path)
+	data, err := frames.ReadRegular(path, frames.MaxConfigFile)
 	if err != nil {
 		return nil, &UsageError{fmt.Errorf("%s @%s: %v", flag, path, err)}
 	}

@@ -356,7 +356,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 	}
 	switch t.Transport {
 	case TransportStdio:
-		p, err := startProcess(t, s.Log, s.opts.Grace)
+		p, err := startProcess(t, s.Log, s.opts.Grace, s.opts.MaxFrame)
 		var ce *ConnectError
 		if errors.As(err, &ce) {
 			ce.Target = s.opts.Target // as given: references, not their values
@@ -519,6 +519,10 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 			ce.Err = fmt.Errorf("%s: the server exited (%v)", what, exitErr)
 		}
 		ce.Stderr = s.proc.Stderr()
+		if f := s.proc.tap.overflow.Load(); f != nil {
+			ce.Err = fmt.Errorf("%s: %w", what, &FrameLimitError{Frame: f, Limit: s.proc.tap.max})
+			return ce
+		}
 	}
 	if errors.Is(parent.Err(), context.DeadlineExceeded) {
 		ce.Err = fmt.Errorf("%s: timed out (raise --timeout if the server is slow)%s", what, s.withheldSince(mark))

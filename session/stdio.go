@@ -32,6 +32,7 @@ type process struct {
 	tap   *lineTap
 	grace time.Duration
 	log   *frames.Log
+	max   int // the frame limit
 
 	mu         sync.Mutex
 	stderr     []string
@@ -43,7 +44,7 @@ type process struct {
 
 // startProcess starts the target's command with its stdio tapped. The
 // target is already expanded (Target.Expanded).
-func startProcess(t Target, log *frames.Log, grace time.Duration) (*process, error) {
+func startProcess(t Target, log *frames.Log, grace time.Duration, maxFrame int) (*process, error) {
 	if len(t.Command) == 0 {
 		return nil, errors.New("no command to run (give it after --, e.g. jig tools -- node server.js)")
 	}
@@ -89,10 +90,13 @@ func startProcess(t Target, log *frames.Log, grace time.Duration) (*process, err
 	outW.Close()
 	errW.Close()
 
-	p := &process{cmd: cmd, grace: grace, log: log, exited: make(chan struct{}), stderrDone: make(chan struct{})}
+	if maxFrame <= 0 {
+		maxFrame = frames.DefaultMaxFrame
+	}
+	p := &process{cmd: cmd, grace: grace, log: log, max: maxFrame, exited: make(chan struct{}), stderrDone: make(chan struct{})}
 	running.procs[p] = true
 	go p.readStderr(errR)
-	p.tap = newLineTap(log, inW, outR)
+	p.tap = newLineTapLimit(log, inW, outR, maxFrame)
 	go func() {
 		err := cmd.Wait()
 		p.drain(outR, errR)
@@ -174,10 +178,22 @@ func (p *process) readStderr(r io.ReadCloser) {
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, err := br.ReadBytes('\n')
+		line, seen, err := readLine(br, p.max)
+		if errors.Is(err, errLineTooLong) {
+			// Recorded truncated; the rest of the line is read and dropped,
+			// and the session goes on: stderr is the server's diary.
+			f := frames.Truncated(frames.Frame{Dir: frames.ServerToClient, Raw: line}, seen+skipLine(br),
+				fmt.Sprintf("a stderr line longer than the frame limit (%s; --max-frame)", frames.HumanSize(p.max)))
+			f.Kind = frames.KindStderr
+			p.log.Append(f)
+			line, err = nil, nil
+		}
 		if len(line) > 0 {
 			raw := trimCR([]byte(strings.TrimSuffix(string(line), "\n")))
 			p.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindStderr, Raw: raw})
+			if len(raw) > stderrLineKeep {
+				raw = append(raw[:stderrLineKeep:stderrLineKeep], "…"...)
+			}
 			p.mu.Lock()
 			p.stderr = append(p.stderr, string(raw))
 			if len(p.stderr) > stderrKeep {
@@ -187,6 +203,21 @@ func (p *process) readStderr(r io.ReadCloser) {
 		}
 		if err != nil {
 			return
+		}
+	}
+}
+
+// stderrLineKeep bounds each stderr line kept for error messages.
+const stderrLineKeep = 2000
+
+// skipLine reads and drops the rest of a line, and says how long it was.
+func skipLine(br *bufio.Reader) int64 {
+	var n int64
+	for {
+		chunk, err := br.ReadSlice('\n')
+		n += int64(len(chunk))
+		if err != bufio.ErrBufferFull {
+			return n
 		}
 	}
 }

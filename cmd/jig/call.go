@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/schema"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/content"
@@ -241,7 +241,7 @@ func readArgs(v string, stdin io.Reader) (json.RawMessage, error) {
 		data = b
 	case strings.HasPrefix(v, "@"):
 		src = "--args " + v
-		b, err := os.ReadFile(v[1:])
+		b, err := frames.ReadRegular(v[1:], frames.MaxFixtureFile)
 		if err != nil {
 			return nil, usageErr("%s: %v", src, err)
 		}

@@ -150,6 +150,25 @@ func init() {
 		(&rawServer{call: func(s *rawServer, id, _ json.RawMessage) { s.result(id, "the real answer") }}).serve()
 	}
 	hostileServers["daemon"] = func(string) { time.Sleep(time.Minute) }
+	// endless answers tools/call with a line that never ends.
+	hostileServers["endless"] = func(string) {
+		(&rawServer{call: func(s *rawServer, id, _ json.RawMessage) {
+			s.out.WriteString(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":[{"type":"text","text":"`)
+			chunk := strings.Repeat("x", 64<<10)
+			for {
+				if _, err := s.out.WriteString(chunk); err != nil {
+					os.Exit(0)
+				}
+			}
+		}}).serve()
+	}
+	// endless-stderr writes an endless stderr line, then answers.
+	hostileServers["endless-stderr"] = func(string) {
+		(&rawServer{call: func(s *rawServer, id, _ json.RawMessage) {
+			os.Stderr.WriteString(strings.Repeat("e", 8<<20) + "\n")
+			s.result(id, "the real answer")
+		}}).serve()
+	}
 	// Lines the SDK's decoder refuses, each sent before a good answer: the
 	// session must go on (item 1 of issue 11).
 	for name, line := range badLines {

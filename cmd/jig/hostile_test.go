@@ -668,3 +668,66 @@ func TestHTTPBadEventsAndBodies(t *testing.T) {
 		})
 	}
 }
+
+// A line that never ends: the frame is recorded truncated with its size so
+// far, and the session ends with exit 3 saying so, instead of running out
+// of memory.
+func TestEndlessLineIsRecordedTruncated(t *testing.T) {
+	var code int
+	var errOut string
+	var rec *frames.Transcript
+	within(t, 60*time.Second, "jig call", func() {
+		code, _, errOut, rec = hostileCall(t, "endless", "--max-frame", "4MiB")
+	})
+	if code != exitUnreachable || !strings.Contains(errOut, "longer than the frame limit (4.0 MB") {
+		t.Errorf("exit %d, want 3 naming the frame limit:\n%s", code, errOut)
+	}
+	var cut *frames.Frame
+	for _, f := range rec.Frames {
+		if f.Length > 0 {
+			cut = f
+		}
+	}
+	if cut == nil || cut.Length <= 4<<20 || len(cut.Raw) > frames.TruncatedKeep || cut.ID == "" {
+		t.Fatalf("no truncated frame with its size, its beginning and its id: %+v", cut)
+	}
+	// An endless stderr line is cut too, and the session goes on.
+	code, out, errOut, _ := hostileCall(t, "endless-stderr", "--max-frame", "1MiB")
+	if code != exitOK || !strings.Contains(out, "the real answer") {
+		t.Errorf("endless stderr: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// Files jig reads are regular files within a size limit: a fixture that is
+// a FIFO or a link to /dev/zero, a config or an --args file that is one, is
+// refused at once, by name, with exit 2 — never a hang, never out of memory.
+func TestFilesThatAreNotFilesAreRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fixtures")
+	if code, _, errOut := jig(t, "", "call", "echo", "--args", `{"text":"x"}`, "--demo", "--pin", filepath.Join(dir, "echo.json"), "--no-record"); code != 0 {
+		t.Fatalf("pin: %d %s", code, errOut)
+	}
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("/dev/zero", filepath.Join(dir, "zero.json"))
+	var code int
+	var out, errOut string
+	within(t, 30*time.Second, "jig replay", func() { code, out, errOut = jig(t, "", "replay", dir, "--demo") })
+	if code != exitUsage || !strings.Contains(errOut, "fifo.json") || !strings.Contains(errOut, "zero.json") || !strings.Contains(errOut, "not a regular file") {
+		t.Errorf("exit %d, want 2 naming both files:\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "1 ok") {
+		t.Errorf("the good fixture did not replay beside the bad ones:\n%s", out)
+	}
+	for _, args := range [][]string{
+		{"call", "echo", "--args", "@/dev/zero", "--demo"},
+		{"call", "echo", "--args", "@" + fifo, "--demo"},
+		{"tools", "--config", fifo},
+	} {
+		within(t, 30*time.Second, strings.Join(args, " "), func() { code, _, errOut = jig(t, "", args...) })
+		if code != exitUsage || !strings.Contains(errOut, "not a regular file") {
+			t.Errorf("%v: exit %d, want 2 saying it is not a regular file:\n%s", args, code, errOut)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpjig/jig/frames"
@@ -35,6 +36,7 @@ type targetFlags struct {
 	roots        []string
 	record       string
 	noRecord     bool
+	maxFrame     string
 	inputs       []string
 	elicit       string
 	sample       string
@@ -60,6 +62,7 @@ func (f *targetFlags) bind(cmd *cobra.Command) {
 	fl.DurationVar(&f.grace, "grace", session.DefaultGrace, "time a stdio server gets to exit after stdin closes, before SIGTERM and then SIGKILL")
 	fl.StringVar(&f.record, "record", "", "record the session to FILE (default: a new file in the sessions directory, see jig sessions)")
 	fl.BoolVar(&f.noRecord, "no-record", false, "do not record the session")
+	fl.StringVar(&f.maxFrame, "max-frame", "256MiB", "the frame limit: a server line, HTTP body or event larger than this is recorded truncated and ends the session (exit 3)")
 	fl.StringSliceVar(&f.capabilities, "capabilities", []string{"roots", "sampling", "elicitation"}, "client capabilities jig declares (roots,sampling,elicitation; empty for none)")
 	fl.StringVar(&f.elicit, "elicit", "", "answer the server's elicitations: accept-defaults, decline, cancel, or @answers.json (default: decline)")
 	fl.StringVar(&f.sample, "sample", "", "answer the server's sampling requests from @replies.json (default: a labelled canned reply)")
@@ -102,6 +105,10 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 	if err != nil {
 		return session.Options{}, err
 	}
+	maxFrame, err := f.frameLimit()
+	if err != nil {
+		return session.Options{}, err
+	}
 	opts := session.Options{
 		Target:          t,
 		ProtocolVersion: f.protocol,
@@ -110,11 +117,24 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 		Roots:           roots,
 		Log:             frames.NewLog(nil),
 		Auth:            auth,
+		MaxFrame:        maxFrame,
 	}
 	if err := f.scripts(&opts); err != nil {
 		return session.Options{}, err
 	}
 	return opts, nil
+}
+
+// frameLimit is --max-frame in bytes ("256MiB", "64MB", "1048576").
+func (f *targetFlags) frameLimit() (int, error) {
+	if f.maxFrame == "" {
+		return 0, nil
+	}
+	n, err := humanize.ParseBytes(f.maxFrame)
+	if err != nil || n < 1024 || n > 1<<40 {
+		return 0, usageErr("--max-frame %q: give a size of at least 1KiB, e.g. 256MiB or 64MB", f.maxFrame)
+	}
+	return int(n), nil
 }
 
 // scripts sets the scripted answers --elicit and --sample give; each needs

@@ -61,13 +61,20 @@ func withSession(ctx context.Context, st *streams, tf *targetFlags, command []st
 // did not hand to the session, so "it worked" never hides a server that
 // printed garbage or complained. The frame an error already named is skipped.
 func warnWithheld(w io.Writer, log *frames.Log, err error) {
+	var named *frames.Frame
 	var ua *session.UnusableAnswerError
-	errors.As(err, &ua)
+	var fl *session.FrameLimitError
+	switch {
+	case errors.As(err, &ua):
+		named = ua.Frame
+	case errors.As(err, &fl):
+		named = fl.Frame
+	}
 	const most = 5
 	var lines []string
 	withheld := frames.Withheld(log, 0)
 	for _, f := range withheld {
-		if ua != nil && ua.Frame == f {
+		if f == named {
 			continue
 		}
 		if len(lines) == most {

@@ -36,6 +36,9 @@ type Stdio struct {
 	Signals <-chan os.Signal
 	// Grace is DefaultGrace when 0.
 	Grace time.Duration
+	// MaxFrame is the frame limit (frames.DefaultMaxFrame when 0): a longer
+	// line is still forwarded, and recorded truncated.
+	MaxFrame int
 }
 
 // Run starts the server and proxies until it exits. It returns the exit code
@@ -86,12 +89,15 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 	pid := cmd.Process.Pid
 
 	go func() {
-		pump(inW, p.Stdin, rec, frames.ClientToServer, "")
+		pump(inW, p.Stdin, rec, frames.ClientToServer, "", p.MaxFrame)
 		inW.Close() // the client closed our stdin: the server sees EOF
 	}()
 	outDone, errDone := make(chan struct{}), make(chan struct{})
-	go func() { defer close(outDone); pump(p.Stdout, outR, rec, frames.ServerToClient, "") }()
-	go func() { defer close(errDone); pump(p.Stderr, errR, rec, frames.ServerToClient, frames.KindStderr) }()
+	go func() { defer close(outDone); pump(p.Stdout, outR, rec, frames.ServerToClient, "", p.MaxFrame) }()
+	go func() {
+		defer close(errDone)
+		pump(p.Stderr, errR, rec, frames.ServerToClient, frames.KindStderr, p.MaxFrame)
+	}()
 
 	exited := make(chan struct{})
 	go func() {
@@ -164,18 +170,42 @@ func exitStatus(ps *os.ProcessState, werr error) (int, string) {
 // complete line for the recorder just before the chunk that completes it is
 // written on. When dst fails (the client or server went away) pump keeps
 // reading and recording, so the other side is never blocked on a full pipe.
-func pump(dst io.Writer, src io.Reader, rec *recorder, dir frames.Direction, kind frames.Kind) {
+//
+// A line longer than max is recorded truncated (frames.Truncated) once it
+// passes the limit, and the rest of it is forwarded but not kept, so an
+// endless line costs the proxy no memory.
+func pump(dst io.Writer, src io.Reader, rec *recorder, dir frames.Direction, kind frames.Kind, max int) {
+	if max <= 0 {
+		max = frames.DefaultMaxFrame
+	}
 	buf := make([]byte, 64<<10)
 	var pending []byte
+	skipping := false // the rest of a line already recorded truncated
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
 			chunk := buf[:n]
 			for {
 				i := bytes.IndexByte(chunk, '\n')
-				if i < 0 {
+				if i < 0 && !skipping {
 					pending = append(pending, chunk...)
+					if len(pending) > max {
+						f := frames.Truncated(frames.Frame{Dir: dir, Raw: pending}, int64(len(pending)),
+							fmt.Sprintf("a line longer than the frame limit (%s)", frames.HumanSize(max)))
+						if kind != "" {
+							f.Kind = kind
+						}
+						rec.add(f)
+						pending, skipping = nil, true
+					}
+				}
+				if i < 0 {
 					break
+				}
+				if skipping {
+					skipping = false
+					chunk = chunk[i+1:]
+					continue
 				}
 				var line []byte
 				if len(pending) > 0 {
