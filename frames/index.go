@@ -52,10 +52,11 @@ func OpenIndexed(path string) (*Indexed, error) {
 		f.Close()
 		return nil, fmt.Errorf("transcript %s: %w", path, err)
 	}
-	if x.Header.Type == "" {
+	if x.Header.Type == "" && x.n == 0 {
 		f.Close()
-		return nil, fmt.Errorf("transcript %s: not a jig transcript: no header record", path)
+		return nil, fmt.Errorf("transcript %s: not a jig transcript: no header record and no frame records", path)
 	}
+	x.Warnings = append(x.Warnings, x.Header.check()...)
 	return x, nil
 }
 
@@ -107,12 +108,17 @@ type frameMeta struct {
 
 func (x *Indexed) addRecord(rec []byte, off int64) error {
 	if !bytes.HasPrefix(rec, frameRecordPrefix) {
-		return x.addOther(rec)
+		return x.addOther(rec, off)
 	}
 	f, size, err := splitFrameRecord(rec)
 	if err != nil {
 		return err
 	}
+	return x.addFrame(f, size, rec, off)
+}
+
+// addFrame indexes frame f (its body of size bytes stays in the file).
+func (x *Indexed) addFrame(f Frame, size int, rec []byte, off int64) error {
 	if len(rec) > 1<<31-1 {
 		return fmt.Errorf("frame record of %d bytes is too large to index", len(rec))
 	}
@@ -146,8 +152,8 @@ func splitFrameRecord(rec []byte) (Frame, int, error) {
 	var meta frameMeta
 	for _, key := range [][]byte{rawKey, rawB64Key} {
 		i := bytes.Index(rec, key)
-		if i < 0 || !bytes.HasSuffix(rec, []byte(`"}`)) {
-			continue
+		if i < 0 || !bytes.HasSuffix(rec, []byte(`"}`)) || i+len(key) > len(rec)-2 {
+			continue // not this layout (the suffix may even overlap the key): decode it whole
 		}
 		body := rec[i+len(key) : len(rec)-2]
 		head := append(bytes.Clone(rec[:i]), '}')
@@ -215,7 +221,7 @@ func hexRune(h []byte) rune {
 	return r
 }
 
-func (x *Indexed) addOther(rec []byte) error {
+func (x *Indexed) addOther(rec []byte, off int64) error {
 	var probe struct {
 		Type string `json:"type"`
 	}
@@ -233,7 +239,15 @@ func (x *Indexed) addOther(rec []byte) error {
 		x.Metas = append(x.Metas, m)
 		return nil
 	case "frame":
-		return fmt.Errorf("frame record does not start with the type field")
+		// Rewritten by another tool (json.dumps puts spaces after the
+		// colons): decoded whole, which is slower but just as good.
+		f, err := DecodeRecordFrame(rec)
+		if err != nil {
+			return err
+		}
+		size := len(f.Raw)
+		f.Raw = nil
+		return x.addFrame(*f, size, rec, off)
 	}
 	return fmt.Errorf("unknown record type %q", probe.Type)
 }

@@ -73,7 +73,9 @@ func WriteText(w io.Writer, r Reader) error {
 		}
 		body, err := r.Body(i)
 		if err != nil {
-			return err
+			// One unreadable body must not hide the frames after it.
+			fmt.Fprintf(w, "      (body unreadable: %v)\n", err)
+			continue
 		}
 		if len(body) > 0 {
 			fmt.Fprintf(w, "      %s\n", body)

@@ -33,7 +33,10 @@ type SSEParser struct {
 	// event cannot exhaust memory; the bytes past it are counted, not kept.
 	Max int
 
-	buf   []byte // bytes of an incomplete line
+	buf []byte // bytes of an incomplete line
+	// cont says what the rest of a line that outgrew Max is: more data
+	// (counted, not kept) or a field to ignore.
+	cont  int
 	data  [][]byte
 	kept  int   // data bytes kept for the event so far
 	size  int64 // data bytes seen for the event so far
@@ -56,29 +59,48 @@ func (p *SSEParser) Feed(b []byte, emit func(SSEEvent)) {
 		}
 		line := bytes.TrimSuffix(p.buf[start:start+i], []byte("\r"))
 		start += i + 1
+		if p.cont != contNone {
+			p.more(line)
+			p.cont = contNone
+			continue
+		}
 		p.line(line, emit)
 	}
 	// Keep only the incomplete tail, reusing the buffer.
 	n := copy(p.buf, p.buf[start:])
 	p.buf = p.buf[:n]
 	if p.Max > 0 && len(p.buf) > p.Max+len("data: ") {
-		// An endless line: count it as data and keep only what Max allows.
 		p.overflow()
 	}
 }
 
-// overflow folds an incomplete line that outgrew Max into the event's data
-// size, keeping its head only when it is a data line and room is left.
+const (
+	contNone = iota
+	contData
+	contIgnore
+)
+
+// overflow handles an incomplete line that outgrew Max without holding it:
+// a data line keeps what Max allows and counts the rest as it arrives; any
+// other field is ignored to its end.
 func (p *SSEParser) overflow() {
-	field, value, _ := bytes.Cut(p.buf, []byte(":"))
-	if string(field) == "data" {
-		value = bytes.TrimPrefix(value, []byte(" "))
-		p.keep(value)
+	if p.cont != contNone {
+		p.more(p.buf)
+	} else if field, value, _ := bytes.Cut(p.buf, []byte(":")); string(field) == "data" {
+		p.keep(bytes.TrimPrefix(value, []byte(" ")))
 		p.fields = true
+		p.cont = contData
+	} else {
+		p.cont = contIgnore
 	}
-	// The rest of this line is not kept; mark it so the next Feed goes on
-	// counting it as the same data line.
-	p.buf = append(p.buf[:0], "data: "...)
+	p.buf = p.buf[:0]
+}
+
+// more is the continuation of a line that outgrew Max.
+func (p *SSEParser) more(b []byte) {
+	if p.cont == contData {
+		p.size += int64(len(b))
+	}
 }
 
 // keep adds a data line's value to the event, within Max.
@@ -95,10 +117,15 @@ func (p *SSEParser) keep(value []byte) {
 
 // End dispatches a final event the stream ended without its blank line.
 func (p *SSEParser) End(emit func(SSEEvent)) {
-	if len(p.buf) > 0 {
+	if len(p.buf) > 0 || p.cont != contNone {
 		line := bytes.TrimSuffix(p.buf, []byte("\r"))
 		p.buf = p.buf[:0]
-		p.line(line, emit)
+		if p.cont != contNone {
+			p.more(line)
+			p.cont = contNone
+		} else {
+			p.line(line, emit)
+		}
 	}
 	p.line(nil, emit)
 }

@@ -167,10 +167,25 @@ func ReadTranscript(r io.Reader) (*Transcript, error) {
 			return t, err
 		}
 	}
-	if t.Header.Type == "" {
-		return t, fmt.Errorf("not a jig transcript: no header record")
+	if t.Header.Type == "" && len(t.Frames) == 0 {
+		return t, fmt.Errorf("not a jig transcript: no header record and no frame records")
 	}
+	t.Warnings = append(t.Warnings, t.Header.check()...)
 	return t, nil
+}
+
+// check fills in a missing header (a transcript whose first line was lost
+// or cut away: its frames are still evidence) and says what was assumed,
+// and says so of a format this jig does not know.
+func (h *Header) check() []string {
+	switch {
+	case h.Type == "":
+		*h = Header{Type: "header", Format: TranscriptFormat}
+		return []string{fmt.Sprintf("no header record: read as a jig transcript of format %d; the target and start time are unknown", TranscriptFormat)}
+	case h.Format > TranscriptFormat:
+		return []string{fmt.Sprintf("transcript format %d: this jig reads format %d and older; records or fields it does not know are skipped (upgrade jig to read it all)", h.Format, TranscriptFormat)}
+	}
+	return nil
 }
 
 // DecodeRecordFrame decodes one transcript line of type "frame".

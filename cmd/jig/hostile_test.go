@@ -731,3 +731,95 @@ func TestFilesThatAreNotFilesAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// dumpsSpacing rewrites a JSON text the way Python's json.dumps spaces it:
+// ", " and ": " outside strings.
+func dumpsSpacing(line []byte) []byte {
+	var out []byte
+	inString, escaped := false, false
+	for _, c := range line {
+		out = append(out, c)
+		switch {
+		case inString && escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ',' || c == ':'):
+			out = append(out, ' ')
+		}
+	}
+	return out
+}
+
+// jig open reads every readable record: past a corrupt body, records
+// re-spaced by another tool, a transcript without its header, one of a
+// format it does not know, one arriving on a pipe — saying what it assumed.
+func TestOpenReadsEveryReadableRecord(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "run.jsonl")
+	if code, _, errOut := jig(t, "", "call", "echo", "--args", `{"text":"hi"}`, "--demo", "--record", rec); code != 0 {
+		t.Fatalf("record: %d %s", code, errOut)
+	}
+	good, _ := os.ReadFile(rec)
+	lines := strings.Split(strings.TrimSuffix(string(good), "\n"), "\n")
+	var frameLines []int
+	for i, l := range lines {
+		if strings.HasPrefix(l, `{"type":"frame"`) {
+			frameLines = append(frameLines, i)
+		}
+	}
+	total := len(frameLines)
+	if total < 6 {
+		t.Fatalf("only %d frames recorded", total)
+	}
+	variant := func(name string, edit func([]string) []string) string {
+		ls := edit(append([]string(nil), lines...))
+		p := filepath.Join(t.TempDir(), name+".jsonl")
+		os.WriteFile(p, []byte(strings.Join(ls, "\n")+"\n"), 0o600)
+		return p
+	}
+	corrupt := variant("corrupt", func(ls []string) []string {
+		i := frameLines[1]
+		ls[i] = ls[i][:strings.Index(ls[i], `"raw":"`)] + `"raw":"\x"}`
+		return ls
+	})
+	spaced := variant("spaced", func(ls []string) []string {
+		for i := range ls {
+			ls[i] = string(dumpsSpacing([]byte(ls[i])))
+		}
+		return ls
+	})
+	headerless := variant("headerless", func(ls []string) []string { return ls[1:] })
+	future := variant("future", func(ls []string) []string {
+		ls[0] = strings.Replace(ls[0], `"format":1`, `"format":99`, 1)
+		return ls
+	})
+	fifo := filepath.Join(t.TempDir(), "pipe")
+	syscall.Mkfifo(fifo, 0o600)
+	go func() {
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			w.Write(good)
+			w.Close()
+		}
+	}()
+	for _, tt := range []struct{ name, path, warn string }{
+		{"a corrupt body", corrupt, "unreadable"},
+		{"records spaced by json.dumps", spaced, ""},
+		{"no header", headerless, "no header record"},
+		{"format 99", future, "format 99"},
+		{"a pipe", fifo, "pipe"},
+	} {
+		var code int
+		var out, errOut string
+		within(t, 20*time.Second, "jig open "+tt.name, func() { code, out, errOut = jig(t, "", "open", tt.path, "--text") })
+		n := strings.Count(out, "\n#")
+		if strings.HasPrefix(out, "#") {
+			n++
+		}
+		want := total
+		if code != exitOK || n != want || !strings.Contains(out+errOut, tt.warn) {
+			t.Errorf("%s: exit %d, %d of %d frames, want 0, all frames and %q\n%s\n%s", tt.name, code, n, want, tt.warn, out, errOut)
+		}
+	}
+}

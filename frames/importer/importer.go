@@ -38,6 +38,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -112,6 +113,14 @@ func (f *File) Close() error {
 // Open opens path in whatever accepted format it is in. jig transcripts stay
 // on disk and load bodies on demand; other formats are converted in memory.
 func Open(path string) (*File, error) {
+	if st, err := os.Stat(path); err == nil {
+		if st.Mode()&fs.ModeNamedPipe != 0 {
+			return openPipe(path)
+		}
+		if !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: %w; jig opens regular files and pipes", path, frames.ErrNotRegular)
+		}
+	}
 	format, err := Sniff(path)
 	if err != nil {
 		return nil, err
@@ -124,6 +133,52 @@ func Open(path string) (*File, error) {
 		return &File{Reader: x, Header: x.Header, Format: format, Warnings: x.Warnings, close: x.Close}, nil
 	}
 	return read(path, format)
+}
+
+// MaxPipe bounds what jig open copies from a pipe (jig open <(cat run.jsonl)).
+const MaxPipe = 4 << 30
+
+// openPipe opens a transcript arriving on a pipe: it can be read once, and
+// both the sniffing and the lazy reader need to read it again, so it is
+// copied to a private temporary file first, removed on Close.
+func openPipe(path string) (*File, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	tmp, err := os.CreateTemp("", "jig-open-*.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	name := tmp.Name()
+	n, err := io.Copy(tmp, io.LimitReader(in, MaxPipe+1))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && n > MaxPipe {
+		err = fmt.Errorf("more than %s arrived; save it to a file first", frames.HumanSize(MaxPipe))
+	}
+	if err != nil {
+		os.Remove(name)
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f, err := Open(name)
+	if err != nil {
+		os.Remove(name)
+		return nil, err
+	}
+	f.Warnings = append([]string{"read from a pipe (a copy was kept while open)"}, f.Warnings...)
+	inner := f.close
+	f.close = func() error {
+		var err error
+		if inner != nil {
+			err = inner()
+		}
+		os.Remove(name)
+		return err
+	}
+	return f, nil
 }
 
 // Read reads path, in any accepted format, fully into memory.
@@ -192,8 +247,8 @@ func Sniff(path string) (Format, error) {
 	switch {
 	case len(head) == 0:
 		return "", fmt.Errorf("%s: the file is empty", path)
-	case bytes.HasPrefix(first, []byte(`{"type":"header"`)):
-		return FormatJig, nil
+	case bytes.HasPrefix(first, []byte(`{"type":"header"`)), bytes.HasPrefix(first, []byte(`{"type":"frame"`)), bytes.HasPrefix(first, []byte(`{"type":"meta"`)):
+		return FormatJig, nil // a headerless one too: the reader says what it assumed
 	case prefixed(first) != "":
 		return FormatJSONRPCLines, nil
 	case head[0] == '[':
@@ -205,7 +260,7 @@ func Sniff(path string) (Format, error) {
 		var probe map[string]json.RawMessage
 		if json.Unmarshal(first, &probe) == nil {
 			switch {
-			case probe["type"] != nil && string(probe["type"]) == `"header"`:
+			case probe["type"] != nil && (string(probe["type"]) == `"header"` || string(probe["type"]) == `"frame"` && probe["seq"] != nil):
 				return FormatJig, nil
 			case probe["direction"] != nil || probe["dir"] != nil:
 				return FormatJSONRPCLines, nil
