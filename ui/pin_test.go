@@ -85,7 +85,8 @@ func TestFlowPinCancel(t *testing.T) {
 	f.keys("ctrl+s") // order_id is required and left empty: a second ctrl+s sends it so
 	f.waitFor("ctrl+s again sends it empty")
 	f.keys("ctrl+s")
-	f.waitFor("call 1/1 #1 cancel_order")
+	// Wait for the answer, not the sending: P on a call still open is refused.
+	f.waitFor("call 1/1 #1 cancel_order ✗ TOOL ERROR")
 	f.keys("esc", "3", "P")
 	f.waitFor("Pin call #1", "scenario  cancel-order")
 	f.keys("tab", "tab", "ctrl+u", path, "enter")
