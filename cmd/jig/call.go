@@ -54,7 +54,8 @@ with requestState echoed), and --pin keeps them in the fixture for its replay.
 
 Exit codes: 0 success; 1 a JSON-RPC error or a result with isError; 2 usage
 error; 3 the server could not be reached, crashed or timed out; 4 the call was
-cancelled by --cancel-after.`
+cancelled by --cancel-after; 130 ctrl+c (SIGINT), 143 SIGTERM, 129 SIGHUP: the
+call was cancelled on the wire and the server stopped.`
 
 const callExample = `  jig call search_orders --args '{"customer":"Acme Corp","since":"last month"}' --demo
   jig call echo --args @args.json -- node server.js
