@@ -202,7 +202,7 @@ func TestFlowResourcesAndPrompts(t *testing.T) {
 	f.keys("5")
 	f.waitFor("5 Resources (1)", "demo://readme", "text/plain")
 	f.keys("enter")
-	f.waitFor("call 1/1 #1 resources/read demo://readme", "contents: 1 item", "jig-demo: a fixed book of 86 orders")
+	f.waitFor("call 1/1 #1 ✓ ok", "resources/read demo://readme", "contents: 1 item", "jig-demo: a fixed book of 86 orders")
 	f.keys("5", "u", "backspace", "backspace", "backspace", "backspace", "backspace", "backspace", "nope", "enter")
 	f.waitFor("call 2/2", "JSON-RPC ERROR -32602")
 
@@ -213,7 +213,7 @@ func TestFlowResourcesAndPrompts(t *testing.T) {
 	f.keys("down", "ctrl+k", "ctrl+s")
 	f.waitFor("ctrl+s again")
 	f.keys("ctrl+s")
-	f.waitFor("call 3/3 #3 prompts/get triage_report", "JSON-RPC ERROR -32602", "sent despite 1 argument violation")
+	f.waitFor("call 3/3 #3  JSON-RPC ERROR -32602", "prompts/get triage_report", "JSON-RPC ERROR -32602", "sent despite 1 argument violation")
 	f.keys("2", "enter", "ctrl+r", "down", "end", "left", "left", "Acme Corp", "ctrl+s")
 	f.waitFor("call 4/4", "messages: 1", "── 0 · user")
 	f.keys("4")
@@ -243,7 +243,7 @@ func TestFlowPaginatedResources(t *testing.T) {
 	f.keys("5")
 	f.waitFor("100 resources")
 	f.keys("G", "enter")
-	f.waitFor("resources/read test://static/resource/100", "✓ ok")
+	f.waitFor("resources/read test://static/resource/100", "✓ result")
 }
 
 // TestFlowResourcesListChanged: server-everything's gzip-file-as-resource
@@ -322,7 +322,7 @@ func TestFlowResourceTemplates(t *testing.T) {
 	f.keys("enter")
 	f.keys(backspaces(len("{resourceId}"))...)
 	f.keys("1", "enter")
-	f.waitFor("resources/read demo://resource/dynamic/text/1", "✓ ok")
+	f.waitFor("resources/read demo://resource/dynamic/text/1", "✓ result")
 }
 
 func backspaces(n int) []string {

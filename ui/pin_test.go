@@ -22,7 +22,7 @@ func TestFlowPin(t *testing.T) {
 	f.keys("g", "j", "j", "enter")
 	f.waitFor("EDITING")
 	f.keys("ctrl+s")
-	f.waitFor("call 1/1 #1 get_report", "✓ ok")
+	f.waitFor("call 1/1 #1 ✓ ok", "get_report")
 	f.keys("esc", "3")
 	f.waitFor("P pin this call as a golden fixture")
 	f.keys("?")
@@ -86,7 +86,7 @@ func TestFlowPinCancel(t *testing.T) {
 	f.waitFor("ctrl+s again sends it empty")
 	f.keys("ctrl+s")
 	// Wait for the answer, not the sending: P on a call still open is refused.
-	f.waitFor("call 1/1 #1 cancel_order ✗ TOOL ERROR")
+	f.waitFor("call 1/1 #1 ✗ TOOL ERROR (isError)", "cancel_order")
 	f.keys("esc", "3", "P")
 	f.waitFor("Pin call #1", "scenario  cancel-order")
 	f.keys("tab", "tab", "ctrl+u", path, "enter")

@@ -176,10 +176,14 @@ func (p *resultPane) head() string {
 		if c.done {
 			state = c.badge(p.st)
 		}
-		head = p.st.label.Render(fmt.Sprintf("call %d/%d #%d %s", p.cur+1, len(p.calls()), c.id, c.title())) + " " + state
 		if p.showRaw {
-			head += p.st.muted.Render(" · raw")
+			state += p.st.muted.Render(" · raw")
 		}
+		// The outcome before the title: a long URI or tool name is what
+		// gets cut, never whether the call worked.
+		num := p.st.label.Render(fmt.Sprintf("call %d/%d #%d", p.cur+1, len(p.calls()), c.id))
+		room := max(p.width-ansi.StringWidth(num)-ansi.StringWidth(state)-2, 0)
+		head = num + " " + state + " " + p.st.label.Render(ansi.Truncate(c.title(), room, "…"))
 	}
 	return ansi.Truncate(head, p.width, "…")
 }
