@@ -29,6 +29,10 @@ type Config struct {
 	// Record, for an agent transcript, says what it is: a record of one
 	// run, not a reproduction (importer.File.Record).
 	Record string
+	// CallNotes, for an agent transcript, are the lines shown with the
+	// call whose request or response is frame i: where it is in the
+	// transcript, what the assistant said, what the transcript did not pin.
+	CallNotes func(i int) []string
 	// Info is the recorded handshake to show in read-only mode, if known.
 	Info *session.Info
 	// Timeout bounds connecting and each call; 30s when zero.
@@ -84,7 +88,7 @@ func New(cfg Config) *Model {
 	m.asks = newAsks(m.ctx, st, out)
 	conn := newConnection(&cfg, m.asks.asker)
 	m.cfg = cfg
-	m.env = paneEnv{ctx: m.ctx, st: st, out: out, reader: cfg.Reader, calls: newCallLog(), conn: conn}
+	m.env = paneEnv{ctx: m.ctx, st: st, out: out, reader: cfg.Reader, calls: newCallLog(), conn: conn, callNotes: cfg.CallNotes}
 	m.pins = newPinning(st, out)
 	m.hdr = header{st: st, state: stateConnecting, target: conn.opts.Target.String(), title: cfg.Title, record: cfg.Record}
 	for s := range m.shown {

@@ -67,3 +67,22 @@ func TestFlowAttributeServerDiesMidRun(t *testing.T) {
 	fl.waitFor("attribution stopped at step 4: the server did not answer", "FAILED:", "not sent yet",
 		"the server stopped answering at step 4 (limit)")
 }
+
+// TestFlowTranscriptCallSaysWhatWasNotPinned: an agent transcript's call
+// shows, beside its bytes, what the transcript did not hold still.
+func TestFlowTranscriptCallSaysWhatWasNotPinned(t *testing.T) {
+	f, err := importer.Open("../frames/importer/testdata/anthropic-request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := func(i int) []string {
+		if c := f.Call(i); c != nil {
+			return append([]string{"not pinned by the transcript:"}, f.NotPinned(*c)...)
+		}
+		return nil
+	}
+	fl := start(t, Config{Reader: f.Reader, Title: "anthropic-request.json", Record: f.Record(), CallNotes: notes}, 120, 35)
+	fl.waitFor("a record, not a reproduction")
+	fl.keys("g", "n", "n")
+	fl.waitFor("agent transcript: call 3 as the model wrote it", "not pinned by the transcript:", "arguments: the model's draw")
+}

@@ -93,6 +93,9 @@ type paneEnv struct {
 	reader frames.Reader
 	calls  *callLog
 	conn   *connection
+	// callNotes are an agent transcript's notes on the call at frame i (nil
+	// for other recordings).
+	callNotes func(i int) []string
 }
 
 // toSelf is a command whose reply comes back to this pane's update (as

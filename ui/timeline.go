@@ -279,6 +279,18 @@ func (p *framesPane) renderedDoc(i int) (*doc, string) {
 			return b.doc(), "rendered"
 		}
 		writeRecordedCall(&b, c)
+		if p.env.callNotes != nil {
+			if notes := p.env.callNotes(i); len(notes) > 0 {
+				b.line(rolePlain, "")
+				for _, n := range notes {
+					role := roleMuted
+					if strings.HasSuffix(n, ":") {
+						role = roleLabel
+					}
+					b.line(role, n)
+				}
+			}
+		}
 		note := "rendered call"
 		if p.canReproduce() {
 			note += " · r reproduces it"

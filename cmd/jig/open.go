@@ -105,6 +105,9 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 		defer stop()
 	}
 	cfg.Reproduce = repro
+	if f.Agent {
+		cfg.CallNotes = func(i int) []string { return callNotes(f, i) }
+	}
 	cfg.Info = recordedInfo(f.Reader)
 	model := ui.New(cfg)
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
@@ -201,6 +204,26 @@ func writeCallsText(w io.Writer, f *importer.File) error {
 	b.WriteString("\nframes:\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// callNotes are the TUI's lines on the transcript's call at frame i.
+func callNotes(f *importer.File, i int) []string {
+	c := f.Call(i)
+	if c == nil {
+		return nil
+	}
+	out := []string{fmt.Sprintf("call %d of the transcript, at %s", c.N, c.Where)}
+	if c.Said != "" {
+		out = append(out, fmt.Sprintf("the assistant said: %q", c.Said))
+	}
+	if c.ArgumentsProblem != "" {
+		out = append(out, "the arguments "+c.ArgumentsProblem+": edit them into an object to reproduce the call")
+	}
+	out = append(out, "not pinned by the transcript:")
+	for _, s := range f.NotPinned(*c) {
+		out = append(out, "  "+s)
+	}
+	return out
 }
 
 // oneLine is JSON on one line, for listings; text that is not JSON is
