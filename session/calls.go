@@ -68,6 +68,7 @@ func (s *Session) listToolsOnce(ctx context.Context) ([]json.RawMessage, []*mcp.
 	var raw []json.RawMessage
 	var typed []*mcp.Tool
 	cursor := ""
+	seen := map[string]bool{}
 	for page := 0; ; page++ {
 		var res *mcp.ListToolsResult
 		ex, err := s.roundTrip(ctx, "tools/list", "tools/list", func(ctx context.Context) error {
@@ -93,7 +94,7 @@ func (s *Session) listToolsOnce(ctx context.Context) ([]json.RawMessage, []*mcp.
 				raw = append(raw, b)
 			}
 		}
-		if res.NextCursor == "" || res.NextCursor == cursor || page > 1000 {
+		if res.NextCursor == "" || s.cycled(seen, "tools/list", res.NextCursor, page) {
 			break
 		}
 		cursor = res.NextCursor
@@ -195,4 +196,26 @@ func rpcError(err error) error {
 		return &RPCError{Code: we.Code, Message: we.Message}
 	}
 	return err
+}
+
+// maxPages bounds a listing whatever the server's cursors do.
+const maxPages = 10000
+
+// cycled reports whether a listing must stop at cursor next: the server
+// already sent it (its pages go round in a cycle, and every page would be
+// listed again and again), or there have been maxPages pages. It records
+// why as a transport frame with an Err, which the CLI prints as a warning.
+func (s *Session) cycled(seen map[string]bool, method, next string, page int) bool {
+	why := ""
+	switch {
+	case seen[next]:
+		why = fmt.Sprintf("%s: the server sent the cursor %q again after page %d: its pages go round in a cycle; jig stopped listing, and what it listed may hold repeats", method, next, page+1)
+	case page+1 >= maxPages:
+		why = fmt.Sprintf("%s: %d pages and still a next cursor; jig stopped listing", method, maxPages)
+	default:
+		seen[next] = true
+		return false
+	}
+	s.Log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, Note: "jig stopped paging", Err: why})
+	return true
 }

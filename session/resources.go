@@ -63,7 +63,8 @@ func (s *Session) ListPrompts(ctx context.Context) ([]json.RawMessage, error) {
 func listAll(ctx context.Context, s *Session, method, key string, page func(ctx context.Context, cursor string) (string, error)) ([]json.RawMessage, error) {
 	var out []json.RawMessage
 	cursor := ""
-	for n := 0; n < 10000; n++ {
+	seen := map[string]bool{}
+	for n := 0; ; n++ {
 		var next string
 		ex, err := s.roundTrip(ctx, method, method, func(ctx context.Context) error {
 			var err error
@@ -80,7 +81,7 @@ func listAll(ctx context.Context, s *Session, method, key string, page func(ctx 
 				out = append(out, items...)
 			}
 		}
-		if next == "" || next == cursor {
+		if next == "" || s.cycled(seen, method, next, n) {
 			break
 		}
 		cursor = next

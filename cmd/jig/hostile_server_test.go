@@ -77,6 +77,21 @@ var hostileServers = map[string]func(arg string){
 type rawServer struct {
 	out  *bufio.Writer
 	call func(s *rawServer, id json.RawMessage, params json.RawMessage)
+	// list answers tools/list when set.
+	list func(s *rawServer, id json.RawMessage, params json.RawMessage)
+}
+
+// cyclingPages pages tools/list A → B → A → ... for ever.
+func cyclingPages(s *rawServer, id, params json.RawMessage) {
+	var p struct {
+		Cursor string `json:"cursor"`
+	}
+	_ = json.Unmarshal(params, &p)
+	name, next := "a", "B"
+	if p.Cursor == "B" {
+		name, next = "b", "A"
+	}
+	s.line(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"tools":[{"name":"` + name + `","inputSchema":{"type":"object"}}],"nextCursor":"` + next + `"}}`)
 }
 
 // line writes one line and flushes it, as a line-buffered server would.
@@ -117,6 +132,10 @@ func (s *rawServer) serve() {
 			s.line(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"protocolVersion":"` + p.ProtocolVersion +
 				`","capabilities":{"tools":{}},"serverInfo":{"name":"hostile","version":"0.0.1"}}}`)
 		case "tools/list":
+			if s.list != nil {
+				s.list(s, req.ID, req.Params)
+				continue
+			}
 			s.line(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}`)
 		case "tools/call":
 			s.call(s, req.ID, req.Params)
@@ -150,6 +169,7 @@ func init() {
 		(&rawServer{call: func(s *rawServer, id, _ json.RawMessage) { s.result(id, "the real answer") }}).serve()
 	}
 	hostileServers["daemon"] = func(string) { time.Sleep(time.Minute) }
+	hostileServers["cursor-cycle"] = func(string) { (&rawServer{list: cyclingPages}).serve() }
 	// endless answers tools/call with a line that never ends.
 	hostileServers["endless"] = func(string) {
 		(&rawServer{call: func(s *rawServer, id, _ json.RawMessage) {

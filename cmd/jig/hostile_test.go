@@ -823,3 +823,31 @@ func TestOpenReadsEveryReadableRecord(t *testing.T) {
 		}
 	}
 }
+
+// The smaller ones: --record never replaces a recording; a fixture with
+// data after its JSON is refused; a server whose cursors go round in a cycle
+// is listed once, with a warning.
+func TestSmallerHostileCases(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "run.jsonl")
+	jig(t, "", "tools", "--demo", "--record", rec)
+	before, _ := os.ReadFile(rec)
+	code, _, errOut := jig(t, "", "tools", "--demo", "--record", rec)
+	after, _ := os.ReadFile(rec)
+	if code != exitUsage || !strings.Contains(errOut, "does not overwrite") || string(before) != string(after) {
+		t.Errorf("--record over an existing recording: exit %d, changed %v:\n%s", code, string(before) != string(after), errOut)
+	}
+
+	dir := filepath.Join(t.TempDir(), "fixtures")
+	file := filepath.Join(dir, "echo.json")
+	jig(t, "", "call", "echo", "--args", `{"text":"x"}`, "--demo", "--pin", file, "--no-record")
+	b, _ := os.ReadFile(file)
+	os.WriteFile(file, append(b, []byte(`{"format":1}`)...), 0o600)
+	if code, _, errOut = jig(t, "", "replay", file, "--no-record"); code != exitUsage || !strings.Contains(errOut, "data after the fixture's JSON") {
+		t.Errorf("a fixture with trailing data: exit %d:\n%s", code, errOut)
+	}
+
+	code, out, errOut := jig(t, "", append([]string{"tools", "--no-record", "--protocol-version", "2025-11-25"}, hostile(t, "cursor-cycle")...)...)
+	if code != exitOK || !strings.Contains(out, "3 tools") || !strings.Contains(errOut, "go round in a cycle") {
+		t.Errorf("cycling cursors: exit %d, want the 3 pages until the cursor repeats and a warning:\n%s\n%s", code, out, errOut)
+	}
+}

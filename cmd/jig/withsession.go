@@ -87,6 +87,11 @@ func warnWithheld(w io.Writer, log *frames.Log, err error) {
 		}
 		lines = append(lines, fmt.Sprintf("jig: warning: frame #%d from the server was withheld from the session (it went on): %s", f.Seq, f.Err))
 	}
+	for i := 0; i < log.Len(); i++ {
+		if f := log.Frame(i); f.Kind == frames.KindTransport && f.Err != "" {
+			lines = append(lines, "jig: warning: "+f.Err)
+		}
+	}
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}

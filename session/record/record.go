@@ -73,6 +73,10 @@ func Start(opts Options) (*frames.TranscriptWriter, string, error) {
 	}
 	started := now()
 	path := opts.Path
+	if st, err := os.Stat(path); path != "" && err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+		// A recording is evidence: never replaced by accident.
+		return nil, "", fmt.Errorf("%s already exists and jig does not overwrite a recording: choose another file, or remove it first", path)
+	}
 	if path == "" {
 		dir := opts.Dir
 		if dir == "" {
