@@ -50,9 +50,18 @@ func (p *HTTP) init() {
 	p.rec = newRecorder(p.Log)
 	p.rec.logFor = p.Sessions
 	p.redact = frames.NewRedactor(p.Secrets...)
+	transport := p.Transport
+	if transport == nil {
+		// Go's transport asks for gzip on a request that did not, and
+		// unzips the answer: the server would see a request the client
+		// never sent.
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.DisableCompression = true
+		transport = t
+	}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite:        p.rewrite,
-		Transport:      p.Transport,
+		Transport:      transport,
 		FlushInterval:  -1, // every write reaches the client at once
 		ModifyResponse: p.response,
 		ErrorHandler:   p.failed,
@@ -76,6 +85,15 @@ func (p *HTTP) rewrite(r *httputil.ProxyRequest) {
 	}
 	r.Out.URL = &u
 	r.Out.Host = ""
+	// Rewrite drops the X-Forwarded-* headers; the client sent them, and the
+	// proxy passes requests as the client sent them.
+	if r.In.Header != nil && r.Out.Header != nil {
+		for _, h := range []string{"X-Forwarded-For", "X-Forwarded-Host", "X-Forwarded-Proto"} {
+			if v, ok := r.In.Header[h]; ok {
+				r.Out.Header[h] = v
+			}
+		}
+	}
 }
 
 type ctxKey struct{}

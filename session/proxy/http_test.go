@@ -214,3 +214,38 @@ func freePort(t *testing.T) int {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
 }
+
+// The HTTP proxy passes a request as the client sent it: it adds no
+// Accept-Encoding the client did not send, and keeps the client's
+// X-Forwarded-For.
+func TestHTTPProxyPassesHeadersAsSent(t *testing.T) {
+	var mu sync.Mutex
+	var got http.Header
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = r.Header.Clone()
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+	}))
+	defer ts.Close()
+	addr, _, stop := startHTTPProxy(t, ts.URL+"/mcp")
+	defer stop()
+	req, _ := http.NewRequest(http.MethodPost, addr+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Forwarded-For", "203.0.113.7")
+	// A raw transport: the test client itself must not add gzip either.
+	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if v := got.Get("Accept-Encoding"); v != "" {
+		t.Errorf("the server saw Accept-Encoding %q the client never sent", v)
+	}
+	if v := got.Values("X-Forwarded-For"); len(v) != 1 || v[0] != "203.0.113.7" {
+		t.Errorf("the server saw X-Forwarded-For %q, want the client's 203.0.113.7", v)
+	}
+}
