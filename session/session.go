@@ -408,6 +408,13 @@ func (s *Session) transport() (mcp.Transport, error) {
 		if s.opts.Auth != nil && headers.Get("Authorization") == "" {
 			ao := *s.opts.Auth
 			ao.Server, ao.Log, ao.Redact = t.URL, s.Log, redact
+			onWait := ao.OnWait
+			ao.OnWait = func(waiting bool) {
+				waitingOnUser(waiting) // the WithTimeout clocks stop meanwhile
+				if onWait != nil {
+					onWait(waiting)
+				}
+			}
 			h, err := oauth.New(ao)
 			if err != nil {
 				return nil, &UsageError{err}

@@ -36,7 +36,7 @@ func run(f func() routed) tea.Cmd {
 // done) is closed at once so its server does not outlive jig.
 func connect(ctx context.Context, opts session.Options, timeout time.Duration, attempt int) tea.Cmd {
 	return run(func() routed {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
 		s, err := session.Open(cctx, opts)
 		if err != nil {
@@ -53,7 +53,7 @@ func connect(ctx context.Context, opts session.Options, timeout time.Duration, a
 // listTools lists every tool; it always goes to the wire.
 func listTools(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
 	return run(func() routed {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
 		raw, typed, err := s.ListTools(cctx)
 		return toolsListedMsg{reason: reason, raw: raw, typed: typed, err: err}
@@ -63,7 +63,7 @@ func listTools(ctx context.Context, s *session.Session, timeout time.Duration, r
 // listResources lists every resource, across all pages.
 func listResources(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
 	return run(func() routed {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
 		raw, err := s.ListResources(cctx)
 		return resourcesListedMsg{reason: reason, raw: raw, err: err}
@@ -73,7 +73,7 @@ func listResources(ctx context.Context, s *session.Session, timeout time.Duratio
 // listTemplates lists every resource template, across all pages.
 func listTemplates(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
 	return run(func() routed {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
 		raw, err := s.ListResourceTemplates(cctx)
 		return templatesListedMsg{reason: reason, raw: raw, err: err}
@@ -83,7 +83,7 @@ func listTemplates(ctx context.Context, s *session.Session, timeout time.Duratio
 // listPrompts lists every prompt, across all pages.
 func listPrompts(ctx context.Context, s *session.Session, timeout time.Duration, reason string) tea.Cmd {
 	return run(func() routed {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
 		raw, err := s.ListPrompts(cctx)
 		return promptsListedMsg{reason: reason, raw: raw, err: err}
@@ -93,7 +93,7 @@ func listPrompts(ctx context.Context, s *session.Session, timeout time.Duration,
 // readResource sends resources/read for uri; the reply is call id's.
 func readResource(ctx context.Context, s *session.Session, timeout time.Duration, id int, uri string) tea.Cmd {
 	return run(func() routed {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
 		ex, err := s.ReadResource(cctx, uri)
 		return callDoneMsg{id: id, ex: ex, err: err}
@@ -103,7 +103,7 @@ func readResource(ctx context.Context, s *session.Session, timeout time.Duration
 // getPrompt sends prompts/get; the reply is call id's.
 func getPrompt(ctx context.Context, s *session.Session, timeout time.Duration, id int, name string, args map[string]string) tea.Cmd {
 	return run(func() routed {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
 		ex, err := s.GetPrompt(cctx, name, args)
 		return callDoneMsg{id: id, ex: ex, err: err}
@@ -116,7 +116,7 @@ func getPrompt(ctx context.Context, s *session.Session, timeout time.Duration, i
 // handed to the progress channel without blocking the SDK.
 func callTool(ctx context.Context, s *session.Session, timeout time.Duration, id int, name, args string, progress chan<- progressMsg) tea.Cmd {
 	return run(func() routed {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
 		var opts session.CallOptions
 		if progress != nil {
@@ -167,7 +167,7 @@ func waitAskDone(q *serverAsk) tea.Cmd {
 // setLogLevel sends logging/setLevel.
 func setLogLevel(ctx context.Context, s *session.Session, timeout time.Duration, level string) tea.Cmd {
 	return run(func() routed {
-		cctx, cancel := context.WithTimeout(ctx, timeout)
+		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
 		return logLevelSetMsg{level: level, err: s.SetLogLevel(cctx, level)}
 	})

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/replay"
 )
 
@@ -428,7 +429,7 @@ func (m *Model) buildPin(msg buildPinMsg) tea.Cmd {
 		d.built(pinBuiltMsg{token: d.token, err: fmt.Errorf("the session is closed: the call can no longer be pinned")})
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(m.ctx, m.conn().timeout)
+	ctx, cancel := session.WithTimeout(m.ctx, m.conn().timeout)
 	m.pins.cancel = cancel
 	opts := replay.PinOptions{
 		Scenario: d.value(fieldScenario),

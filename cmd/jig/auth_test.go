@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net"
 	"os"
@@ -12,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpjig/jig/session/oauth"
 	"github.com/mcpjig/jig/session/oauth/oauthtest"
@@ -270,39 +267,6 @@ func freePort(t *testing.T) string {
 	return port
 }
 
-// The pausable --timeout: it ends the context when it runs out, not while
-// paused, and a timer that fires at once races nothing (run with -race).
-func TestPausableTimeout(t *testing.T) {
-	for range 50 {
-		p, cancel := withPausableTimeout(context.Background(), time.Nanosecond)
-		<-p.Done()
-		if !errors.Is(p.Err(), context.DeadlineExceeded) {
-			t.Fatalf("Err = %v, want DeadlineExceeded", p.Err())
-		}
-		cancel()
-	}
-	p, cancel := withPausableTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	p.Wait(true)
-	select {
-	case <-p.Done():
-		t.Fatal("the timeout ran while paused")
-	case <-time.After(200 * time.Millisecond):
-	}
-	p.Wait(false)
-	<-p.Done()
-	if !errors.Is(p.Err(), context.DeadlineExceeded) {
-		t.Errorf("Err = %v after resuming, want DeadlineExceeded", p.Err())
-	}
-	parent, stop := context.WithCancel(context.Background())
-	p, cancel = withPausableTimeout(parent, time.Hour)
-	defer cancel()
-	stop()
-	<-p.Done()
-	if !errors.Is(p.Err(), context.Canceled) {
-		t.Errorf("Err = %v after the parent was cancelled, want Canceled", p.Err())
-	}
-}
 
 // A fixture pinned behind OAuth records that it was (issuer, scopes,
 // grant) and no credential; replay uses the stored token, fails clearly

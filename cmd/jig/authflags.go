@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -157,62 +156,3 @@ func shortDuration(d time.Duration) string {
 	}
 	return strings.TrimSuffix(d.String(), "0s")
 }
-
-// A pausableTimeout is --timeout that stops while jig waits on the user:
-// an OAuth login takes as long as the person in the browser takes. When
-// the wait ends the clock starts again, with the whole timeout.
-type pausableTimeout struct {
-	context.Context // the parent, for its values
-	d               time.Duration
-	done            chan struct{}
-
-	mu    sync.Mutex
-	err   error
-	timer *time.Timer
-}
-
-func withPausableTimeout(parent context.Context, d time.Duration) (*pausableTimeout, func()) {
-	p := &pausableTimeout{Context: parent, d: d, done: make(chan struct{})}
-	// The timer may fire before AfterFunc returns (a tiny --timeout, a
-	// loaded machine): end waits for the lock, so p.timer is set by then.
-	p.mu.Lock()
-	p.timer = time.AfterFunc(d, func() { p.end(context.DeadlineExceeded) })
-	p.mu.Unlock()
-	stop := context.AfterFunc(parent, func() { p.end(parent.Err()) })
-	return p, func() { stop(); p.end(context.Canceled) }
-}
-
-func (p *pausableTimeout) end(err error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.err != nil {
-		return
-	}
-	p.err = err
-	p.timer.Stop()
-	close(p.done)
-}
-
-func (p *pausableTimeout) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (p *pausableTimeout) Done() <-chan struct{}       { return p.done }
-func (p *pausableTimeout) Err() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.err
-}
-
-// Wait stops the clock (waiting) or starts it again.
-func (p *pausableTimeout) Wait(waiting bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.err != nil {
-		return
-	}
-	if waiting {
-		p.timer.Stop()
-	} else {
-		p.timer.Reset(p.d)
-	}
-}
-
-var _ context.Context = (*pausableTimeout)(nil)

@@ -34,11 +34,10 @@ func withSession(ctx context.Context, st *streams, tf *targetFlags, command []st
 		return err
 	}
 	defer stopRecording()
-	cctx, cancel := withPausableTimeout(ctx, tf.timeout)
+	cctx, cancel := session.WithTimeout(ctx, tf.timeout)
 	defer cancel()
 	if opts.Auth != nil {
 		opts.Auth.OnEvent = printEvents(st.err)
-		opts.Auth.OnWait = cctx.Wait
 	}
 	s, err := session.Open(cctx, opts)
 	if err != nil {
