@@ -65,6 +65,7 @@ type Model struct {
 	overlay overlay           // nil when none is open
 
 	asks  *asks
+	auth  *authFlow
 	pins  *pinning
 	repro *reproduction
 	attr  *attribution
@@ -87,6 +88,15 @@ func New(cfg Config) *Model {
 	st, out := newStyles(true), &outbox{}
 	m.asks = newAsks(m.ctx, st, out)
 	conn := newConnection(&cfg, m.asks.asker)
+	m.auth = newAuthFlow()
+	var browser []string
+	if conn.opts.Auth != nil {
+		// The OAuth flow's steps come to the panel (auth.go).
+		a := *conn.opts.Auth
+		a.OnEvent, browser = m.auth.hook(a.OnEvent), a.Browser
+		conn.opts.Auth = &a
+	}
+	m.auth.panel = newAuthPanel(st, out, m.auth, func() frames.Reader { return m.env.reader }, browser)
 	m.cfg = cfg
 	m.env = paneEnv{ctx: m.ctx, st: st, out: out, reader: cfg.Reader, calls: newCallLog(), conn: conn, callNotes: cfg.CallNotes}
 	m.pins = newPinning(st, out)
@@ -126,7 +136,7 @@ func (m *Model) session() *session.Session { return m.env.conn.session() }
 
 // Init starts connecting and following the frames.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, waitAsk(m.ctx, m.asks.asker), waitProgress(m.ctx, m.calls().progress)}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, waitAsk(m.ctx, m.asks.asker), waitProgress(m.ctx, m.calls().progress), waitAuth(m.ctx, m.auth.events)}
 	if w, ok := m.cfg.Reader.(waiter); ok {
 		cmds = append(cmds, waitFrames(m.ctx, w, m.frames().n))
 	}

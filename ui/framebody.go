@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -118,8 +119,13 @@ func (p *framesPane) bytesDoc(i int) (*doc, string) {
 			b.line(rolePlain, f.Note)
 		}
 		if f.HTTP != nil {
-			hj, _ := json.MarshalIndent(f.HTTP, "", "  ")
-			b.bytes(hj)
+			// Without HTML escaping: a URL's & stays & (not \u0026).
+			var hj bytes.Buffer
+			enc := json.NewEncoder(&hj)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			enc.Encode(f.HTTP)
+			b.bytes(bytes.TrimRight(hj.Bytes(), "\n"))
 		}
 		return b.doc(), "transport evidence"
 	}

@@ -36,7 +36,8 @@ type header struct {
 	frames int
 	width  int
 
-	waiting int // server requests waiting for the user's answer
+	waiting int  // server requests waiting for the user's answer
+	login   bool // an OAuth login waits for the browser (auth.go)
 }
 
 func (h *header) setSize(w int) { h.width = w }
@@ -79,6 +80,14 @@ func (h *header) first() string {
 
 // second is what each side declared, or what to do in the state jig is in.
 func (h *header) second() string {
+	if h.login {
+		// Nothing goes on until the user logs in: say so first.
+		return h.st.warnText.Render("⚠ OAuth: log in in the browser (O shows the URL)") + h.st.muted.Render(" · "+h.plainSecond())
+	}
+	return h.plainSecond()
+}
+
+func (h *header) plainSecond() string {
 	switch h.state {
 	case stateConnected, stateClosed:
 		line := h.st.muted.Render("server: ") + strings.Join(capabilityList(h.info.ServerCapabilities), ", ") +

@@ -14,7 +14,7 @@ func bind(keys []string, help, desc string) key.Binding {
 // pane table.
 type globalKeys struct {
 	Quit, ForceQuit, Help, Next, Prev, Info, Retry, Relist,
-	CancelCall, Answer, LogLevel key.Binding
+	CancelCall, Answer, LogLevel, Auth key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -35,6 +35,7 @@ func newGlobalKeys() globalKeys {
 		// ctrl+o is A while a field takes text.
 		Answer:   bind([]string{"A", "ctrl+o"}, "A/ctrl+o", "answer the server's waiting request (ctrl+o while typing)"),
 		LogLevel: bind([]string{"L"}, "L", "set the server's log level (logging/setLevel)"),
+		Auth:     bind([]string{"O"}, "O", "the OAuth login: the URL to open, its steps, what was granted"),
 	}
 }
 

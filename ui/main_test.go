@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/demo"
+	"github.com/mcpjig/jig/session/oauth/oauthtest"
 )
 
 // crashAfterEnv makes the re-executed test binary the demo server over
@@ -19,6 +20,7 @@ import (
 const crashAfterEnv = "JIG_UI_TEST_CRASH_AFTER"
 
 func TestMain(m *testing.M) {
+	oauthtest.MaybeBrowse()
 	if v := os.Getenv(crashAfterEnv); v != "" {
 		n, _ := strconv.Atoi(v)
 		srv, _ := demo.New(1)

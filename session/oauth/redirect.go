@@ -147,7 +147,7 @@ func (h *Handler) fetcher(l *listener) auth.AuthorizationCodeFetcher {
 		defer l.disarm()
 		opened := ""
 		if !h.opts.NoBrowser {
-			opened = openBrowser(h.opts.Browser, args.URL)
+			opened = OpenBrowser(h.opts.Browser, args.URL)
 		}
 		h.emit(Event{Step: StepAuthorization, URL: args.URL, Text: opened, Scopes: strings.Fields(q.Get("scope"))})
 		h.waiting(true)
@@ -205,11 +205,11 @@ func redirectSummary(q url.Values) string {
 	return s
 }
 
-// openBrowser starts the browser on u without waiting for it, and says
+// OpenBrowser starts the browser on u without waiting for it, and says
 // what it did. browser is the command to use ($BROWSER, --browser); empty
 // means the platform's opener. A failure is not an error: the URL is
 // printed anyway.
-func openBrowser(browser []string, u string) string {
+func OpenBrowser(browser []string, u string) string {
 	cmd := browser
 	if len(cmd) == 0 {
 		if b := os.Getenv("BROWSER"); b != "" {
