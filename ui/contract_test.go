@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -127,4 +128,56 @@ func TestMessagesRouteThemselves(t *testing.T) {
 			t.Errorf("%s has no route method: Update would drop it (give it one in messages.go)", name)
 		}
 	}
+}
+
+// TestFunctionsAreAScreenLong keeps ui in the shape doc.go describes: each
+// function about a screen (calling was 126 lines, key 79, the root's Update
+// 68 before); split one by what it decides.
+func TestFunctionsAreAScreenLong(t *testing.T) {
+	const maxLines = 60
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; n > maxLines {
+					t.Errorf("%s: %s is %d lines (at most %d): split it by what it decides", name, fd.Name.Name, n, maxLines)
+				}
+			}
+		}
+	}
+}
+
+// TestTheRootIsSmall keeps the root Model to the panes, the overlay and a
+// few state structs (it had 50 fields): new state belongs in a pane or a
+// state struct, not beside them.
+func TestTheRootIsSmall(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "app.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSpec)
+		if !ok || ts.Name.Name != "Model" {
+			return true
+		}
+		fields := 0
+		for _, fl := range ts.Type.(*ast.StructType).Fields.List {
+			fields += max(len(fl.Names), 1)
+		}
+		if fields > 18 {
+			t.Errorf("the root Model has %d fields (at most 18): put new state in a pane or a state struct (doc.go)", fields)
+		}
+		return false
+	})
 }
