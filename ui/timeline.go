@@ -270,33 +270,11 @@ func resultFlags(result json.RawMessage) (isError, partial bool) {
 // structuredContent against the recorded outputSchema, partial flags); a
 // request's arguments; an error's code and message.
 func (p *framesPane) renderedDoc(i int) (*doc, string) {
+	if p.isCall(i) {
+		return p.renderedCall(i)
+	}
 	var b docBuilder
 	f := p.r.Frame(i)
-	if p.isCall(i) {
-		c, err := fixture.RecordedCall(p.r, i)
-		if err != nil {
-			b.line(roleError, err.Error())
-			return b.doc(), "rendered"
-		}
-		writeRecordedCall(&b, c)
-		if p.env.callNotes != nil {
-			if notes := p.env.callNotes(i); len(notes) > 0 {
-				b.line(rolePlain, "")
-				for _, n := range notes {
-					role := roleMuted
-					if strings.HasSuffix(n, ":") {
-						role = roleLabel
-					}
-					b.line(role, n)
-				}
-			}
-		}
-		note := "rendered call"
-		if p.canReproduce() {
-			note += " · r reproduces it"
-		}
-		return b.doc(), note
-	}
 	body, err := p.r.Body(i)
 	if err != nil {
 		b.line(roleError, "body unavailable: "+err.Error())
@@ -321,22 +299,52 @@ func (p *framesPane) renderedDoc(i int) (*doc, string) {
 		b.line(roleError, "not JSON: see its bytes")
 	case env.Error != nil:
 		b.linef(roleRPCError, " ✗ JSON-RPC ERROR %d: %s ", env.Error.Code, env.Error.Message)
-		if !isNull(env.Error.Data) {
-			pr, _ := frames.Indent(env.Error.Data)
-			b.bytes(pr)
-		}
+		writeIndented(&b, env.Error.Data)
 	case !isNull(env.Result):
 		b.line(roleLabel, f.Method+" result")
-		pr, _ := frames.Indent(env.Result)
-		b.bytes(pr)
+		writeIndented(&b, env.Result)
 	default:
 		b.line(roleLabel, f.Method+" params")
-		if !isNull(env.Params) {
-			pr, _ := frames.Indent(env.Params)
-			b.bytes(pr)
-		}
+		writeIndented(&b, env.Params)
 	}
 	return b.doc(), "rendered"
+}
+
+// renderedCall is a recorded tools/call read as the result pane reads a
+// call, with what an agent transcript says about it.
+func (p *framesPane) renderedCall(i int) (*doc, string) {
+	var b docBuilder
+	c, err := fixture.RecordedCall(p.r, i)
+	if err != nil {
+		b.line(roleError, err.Error())
+		return b.doc(), "rendered"
+	}
+	writeRecordedCall(&b, c)
+	if p.env.callNotes != nil {
+		if notes := p.env.callNotes(i); len(notes) > 0 {
+			b.line(rolePlain, "")
+			for _, n := range notes {
+				role := roleMuted
+				if strings.HasSuffix(n, ":") {
+					role = roleLabel
+				}
+				b.line(role, n)
+			}
+		}
+	}
+	note := "rendered call"
+	if p.canReproduce() {
+		note += " · r reproduces it"
+	}
+	return b.doc(), note
+}
+
+// writeIndented writes JSON indented, when there is any.
+func writeIndented(b *docBuilder, raw json.RawMessage) {
+	if !isNull(raw) {
+		pr, _ := frames.Indent(raw)
+		b.bytes(pr)
+	}
 }
 
 // writeRecordedCall renders a recorded tools/call: its arguments, then its
