@@ -358,3 +358,21 @@ func TestRedactorKeepsBearerChallenges(t *testing.T) {
 		t.Errorf("a bearer token was kept: %s", out)
 	}
 }
+
+// A long session behind OAuth teaches the redactor a token per refresh:
+// the cost of redacting a 1 KB frame with none, 10 and 100 learned values.
+func BenchmarkRedactLearnedTokens(b *testing.B) {
+	raw := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 1000) + `"}]}}`)
+	for _, n := range []int{0, 10, 100} {
+		b.Run(fmt.Sprintf("tokens=%d", n), func(b *testing.B) {
+			r := NewRedactor()
+			for i := range n {
+				r.Add(fmt.Sprintf("access-token-%04d-%s", i, strings.Repeat("k", 40)))
+			}
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				r.Bytes(raw)
+			}
+		})
+	}
+}
