@@ -408,3 +408,18 @@ func closedURL(t *testing.T) string {
 	as.Close()
 	return u
 }
+
+// A pre-registered client needs no registration request; a frame says
+// which client was used instead.
+func TestPreregisteredClientIsAFrame(t *testing.T) {
+	as := oauthtest.NewAuthServer(t)
+	rs := oauthtest.NewResourceServer(t, as)
+	f := open(t, rs, oauth.Options{ClientID: "jig-preregistered"})
+	if f.err != nil {
+		t.Fatal(f.err)
+	}
+	all := strings.Join(f.notes(), "\n")
+	if !strings.Contains(all, "OAuth client registration: none needed — the pre-registered client_id jig-preregistered") || strings.Contains(all, "POST "+as.URL()+"/register") {
+		t.Errorf("the frames do not say the pre-registered client was used (or registered anyway):\n%s", all)
+	}
+}

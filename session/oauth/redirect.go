@@ -140,6 +140,15 @@ func (h *Handler) fetcher(l *listener) auth.AuthorizationCodeFetcher {
 		au, _ := url.Parse(args.URL)
 		q := au.Query()
 		shown := h.redact.URL(args.URL)
+		// A client that needed no registration request says which it is.
+		switch id := q.Get("client_id"); {
+		case id != "" && id == h.opts.ClientMetadataURL:
+			h.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
+				Note: "OAuth " + StepRegistration + ": none needed — jig is known by its client ID metadata document " + id})
+		case id != "" && id == h.opts.ClientID:
+			h.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
+				Note: "OAuth " + StepRegistration + ": none needed — the pre-registered client_id " + id})
+		}
 		h.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: &frames.HTTP{Method: http.MethodGet, URL: shown},
 			Note: fmt.Sprintf("OAuth %s: the browser goes to %s (client_id %s, scope %s, PKCE %s, resource %s)",
 				StepAuthorization, au.Scheme+"://"+au.Host+au.Path, q.Get("client_id"), orNone(q.Get("scope")), orNone(q.Get("code_challenge_method")), orNone(q.Get("resource")))})
