@@ -267,7 +267,6 @@ func freePort(t *testing.T) string {
 	return port
 }
 
-
 // A fixture pinned behind OAuth records that it was (issuer, scopes,
 // grant) and no credential; replay uses the stored token, fails clearly
 // (exit 3, the login command) when none is stored, never starts a login,
