@@ -378,17 +378,6 @@ func (c *capture) issuerOf(tokenURL string) string {
 	return tokenURL
 }
 
-func (c *capture) metaFor(tokenURL string) *oauthex.AuthServerMeta {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i := len(c.asms) - 1; i >= 0; i-- {
-		if c.asms[i].TokenEndpoint == tokenURL {
-			return c.asms[i]
-		}
-	}
-	return nil
-}
-
 func (c *capture) resource() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
