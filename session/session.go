@@ -606,10 +606,13 @@ func (s *Session) Stderr() []string {
 func (s *Session) Close() error {
 	var err error
 	if s.cs != nil {
-		done := make(chan struct{})
-		go func() { err = s.cs.Close(); close(done) }()
+		// The SDK's Close may outlast the wait: its error comes through a
+		// channel, so a late one is dropped rather than written while
+		// Close returns (go test -race saw that).
+		errc := make(chan error, 1)
+		go func() { errc <- s.cs.Close() }()
 		select {
-		case <-done:
+		case err = <-errc:
 		case <-time.After(s.opts.Grace + time.Second):
 		}
 	}
