@@ -275,17 +275,18 @@ func write(dir, name string, data []byte) tea.Cmd {
 	})
 }
 
-// buildPin builds the fixture for a call with replay.Pin, unless have is
+// buildPin builds the fixture for a call (or, with several exchanges, the
+// scenario of the session's last calls) with replay.PinScenario, unless have is
 // already built, and looks at the file it would go to. Pin may call a
 // read-only tool once more to see which values vary: real traffic, which
 // the frames pane shows like any other.
-func buildPin(ctx context.Context, cancel context.CancelFunc, s *session.Session, ex *session.Exchange, opts replay.PinOptions, path string, have *fixture.Fixture, token int) tea.Cmd {
+func buildPin(ctx context.Context, cancel context.CancelFunc, s *session.Session, exs []*session.Exchange, opts replay.PinOptions, path string, have *fixture.Fixture, token int) tea.Cmd {
 	return run(func() routed {
 		defer cancel()
 		f := have
 		if f == nil {
 			var err error
-			if f, err = replay.Pin(ctx, s, ex, opts); err != nil {
+			if f, err = replay.PinScenario(ctx, s, exs, opts); err != nil {
 				return pinBuiltMsg{token: token, err: err}
 			}
 		}

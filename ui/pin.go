@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -31,6 +32,9 @@ type pinDialog struct {
 	callID int
 	head   string // what is pinned, one line
 	probes bool   // the tool is read-only: building calls it once more
+	// before is how many pinnable calls of the session came before this
+	// one: the calls field may take up to that many more into a scenario.
+	before int
 
 	stage      pinStage
 	fields     [pinFieldCount]*textEdit
@@ -64,10 +68,11 @@ const (
 	fieldScenario pinField = iota
 	fieldNote
 	fieldPath
+	fieldCalls
 	pinFieldCount
 )
 
-var pinFieldLabels = [pinFieldCount]string{"scenario", "note", "file"}
+var pinFieldLabels = [pinFieldCount]string{"scenario", "note", "file", "calls"}
 
 func newPinDialog(st *styles) *pinDialog {
 	d := &pinDialog{st: st, keys: newPinKeys()}
@@ -78,18 +83,36 @@ func newPinDialog(st *styles) *pinDialog {
 	return d
 }
 
-// open starts the dialog afresh for call c.
-func (d *pinDialog) open(token int, c *call, probes bool) {
+// calls is how many of the session's last calls the fixture pins, as one
+// scenario: 1 (this call alone) unless the calls field says more.
+func (d *pinDialog) calls() (int, error) {
+	v := d.value(fieldCalls)
+	if v == "" {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(v)
+	switch {
+	case err != nil || n < 1:
+		return 0, fmt.Errorf("calls %q: give how many of the session's last calls to pin as one scenario, 1 to %d", v, d.before+1)
+	case n > d.before+1:
+		return 0, fmt.Errorf("calls %d: the session has %d call(s) up to this one that can be pinned", n, d.before+1)
+	}
+	return n, nil
+}
+
+// open starts the dialog afresh for call c, after before pinnable calls.
+func (d *pinDialog) open(token int, c *call, probes bool, before int) {
 	scenario := strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(strings.ReplaceAll(c.tool, "_", "-")), "-"), "-.")
 	if scenario == "" {
 		scenario = "call"
 	}
 	*d = pinDialog{st: d.st, keys: d.keys, out: d.out, fields: d.fields, width: d.width, height: d.height,
-		token: token, callID: c.id, probes: probes}
+		token: token, callID: c.id, probes: probes, before: before}
 	d.head = fmt.Sprintf("call #%d → %s %s  %s", c.id, c.tool, oneLine(c.args, 200), ansi.Strip(c.badge(d.st)))
 	d.fields[fieldScenario].setValue(scenario)
 	d.fields[fieldNote].setValue("")
 	d.fields[fieldPath].setValue(defaultPinPath(scenario))
+	d.fields[fieldCalls].setValue("1")
 	for _, f := range d.fields {
 		f.cursorEnd()
 	}
@@ -187,6 +210,8 @@ func (d *pinDialog) edit(msg tea.Msg) {
 		}
 	case fieldPath:
 		d.pathEdited = true
+	case fieldCalls:
+		d.fix = nil
 	}
 }
 
@@ -200,6 +225,15 @@ func (d *pinDialog) build() tea.Cmd {
 		d.err = fmt.Errorf("the fixture needs a file to be saved in, e.g. %s", defaultPinPath(d.value(fieldScenario)))
 		d.focusField(fieldPath)
 		return nil
+	}
+	n, err := d.calls()
+	if err != nil {
+		d.err = err
+		d.focusField(fieldCalls)
+		return nil
+	}
+	if d.fix != nil && len(d.fix.Calls()) != n {
+		d.fix = nil // another number of calls: another fixture
 	}
 	d.stage, d.err = pinBuilding, nil
 	d.focusField(d.field)
@@ -277,11 +311,17 @@ func (d *pinDialog) reviewDoc() *doc {
 		b.line(roleMuted, labelled("", "new file: "+d.abs, w))
 	}
 	b.line(rolePlain, labelled("pinned", d.head, w))
+	if n := len(f.Calls()); n > 1 {
+		b.line(rolePlain, labelled("scenario", fmt.Sprintf("%d calls of this session, replayed in order in one fresh session", n), w))
+	}
 	b.line(rolePlain, labelled("server", fmt.Sprintf("%s %s · protocol %s", f.Server.Name, f.Server.Version, orUnknown(f.ProtocolVersion)), w))
 	b.line(rolePlain, labelled("replays", "against "+describeTarget(f.Target), w))
-	if d.probes {
+	switch {
+	case len(f.Calls()) > 1:
+		b.line(roleMuted, labelled("probed", "no: a scenario is not probed here (jig call --pin --append probes in a fresh session); rules come from the values' shapes", w))
+	case d.probes:
 		b.line(roleMuted, labelled("probed", "the tool is read-only (readOnlyHint), so jig called it once more; values that differed became rules", w))
-	} else if f.Request.Method == "tools/call" {
+	case f.Request.Method == "tools/call":
 		b.line(roleMuted, labelled("probed", "no: the tool is not marked read-only, so jig did not call it again; rules come from the values' shapes", w))
 	}
 	b.line(rolePlain, "")
@@ -366,6 +406,9 @@ func (d *pinDialog) formView() string {
 	if d.probes && d.fix == nil {
 		lines = append(lines, d.st.muted.Render(wrapText("This tool is read-only (readOnlyHint), so building calls it once more with the same arguments to find the values that vary: real traffic, shown in the frames pane.", "", d.width)))
 	}
+	if d.before > 0 {
+		lines = append(lines, d.st.muted.Render(wrapText(fmt.Sprintf("A replay starts a fresh session: if the %d call(s) before this one changed the server's state, put them in the scenario too (calls: up to %d); values a later call sent back from an earlier answer are re-captured on every replay.", d.before, d.before+1), "", d.width)))
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -413,7 +456,7 @@ func (m *Model) pinCall(msg pinCallMsg) tea.Cmd {
 		m.pins.opened++
 		r := m.overlayContent()
 		m.pins.dialog.setSize(r.w, r.h)
-		m.pins.dialog.open(m.pins.opened, c, readOnlyTool(c.def))
+		m.pins.dialog.open(m.pins.opened, c, readOnlyTool(c.def), len(m.pinnableBefore(c.id)))
 		m.openOverlay(m.pins.dialog)
 	}
 	return nil
@@ -429,6 +472,20 @@ func (m *Model) buildPin(msg buildPinMsg) tea.Cmd {
 		d.built(pinBuiltMsg{token: d.token, err: fmt.Errorf("the session is closed: the call can no longer be pinned")})
 		return nil
 	}
+	n, err := d.calls()
+	if err != nil {
+		d.built(pinBuiltMsg{token: d.token, err: err})
+		return nil
+	}
+	exs := []*session.Exchange{c.ex}
+	if n > 1 {
+		exs = nil
+		before := m.pinnableBefore(c.id)
+		for _, p := range before[len(before)-(n-1):] {
+			exs = append(exs, p.ex)
+		}
+		exs = append(exs, c.ex)
+	}
 	ctx, cancel := session.WithTimeout(m.ctx, m.conn().timeout)
 	m.pins.cancel = cancel
 	opts := replay.PinOptions{
@@ -437,8 +494,29 @@ func (m *Model) buildPin(msg buildPinMsg) tea.Cmd {
 		Target:   m.conn().opts.Target,
 		Tool:     c.def,
 		Probe:    -1,
+		Vars:     s.Vars(),
 	}
-	return buildPin(ctx, cancel, s, c.ex, opts, msg.path, msg.have, msg.token)
+	if n > 1 {
+		// Calling the last step again here would see what the earlier
+		// steps and the call itself did to the server's state.
+		opts.Probe, opts.Tool = 0, nil
+	}
+	return buildPin(ctx, cancel, s, exs, opts, msg.path, msg.have, msg.token)
+}
+
+// pinnableBefore are the calls of the session before call id (tool calls,
+// reads, prompts) that a scenario can pin, oldest first.
+func (m *Model) pinnableBefore(id int) []*call {
+	var out []*call
+	for _, c := range m.calls().list {
+		if c.id == id {
+			break
+		}
+		if c.pinnable() {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (m *Model) savePin(msg savePinMsg) tea.Cmd {

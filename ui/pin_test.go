@@ -2,12 +2,15 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/session/replay"
 )
 
 // TestFlowPin pins a call from the result pane: name and note it, review the
@@ -119,5 +122,45 @@ func TestResultPinKeyOnlyWhenLive(t *testing.T) {
 	p.env.conn.setSession(demoSession(t)) // a live session: the call can be pinned
 	if !enabled() {
 		t.Errorf("the pin key is not offered for a finished call in a live session")
+	}
+}
+
+// TestFlowPinScenario pins the session's last two calls as one scenario:
+// the calls field takes them both, the review says so, and the saved
+// scenario replays green in a fresh session.
+func TestFlowPinScenario(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scenario.json")
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("● connected", "get_report")
+	f.keys("g", "j", "enter") // echo
+	f.waitFor("EDITING")
+	f.keys("ctrl+s")
+	f.waitFor("ctrl+s again sends it empty")
+	f.keys("ctrl+s")
+	f.waitFor("call 1/1 #1 echo")
+	f.keys("esc", "1", "g", "j", "j", "enter") // get_report
+	f.waitFor("EDITING")
+	f.keys("ctrl+s")
+	f.waitFor("call 2/2 #2 get_report")
+	f.keys("esc", "3", "P")
+	f.waitFor("Pin call #2", "calls", "the 1 call(s) before this one")
+	f.keys("tab", "tab", "ctrl+u", path, "tab", "ctrl+u", "3", "enter")
+	f.waitFor("calls 3: the session has 2 call(s) up to this one")
+	f.keys("ctrl+u", "2", "enter")
+	f.waitFor("2 calls of this session, replayed in order", "step 1: tools/call echo", "step 2: tools/call get_report")
+	f.keys("enter")
+	f.waitFor("✓ pinned " + path)
+	fx, err := fixture.Load(path)
+	if err != nil {
+		t.Fatalf("the pinned scenario does not load: %v", err)
+	}
+	if len(fx.Steps) != 2 || fx.Steps[0].ToolName() != "echo" || fx.Steps[1].ToolName() != "get_report" {
+		t.Fatalf("the scenario's steps: %+v", fx.Steps)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	outs := replay.Run(ctx, []replay.Case{{Path: path, Fixture: fx}}, replay.Options{})
+	if o := outs[0]; o.Err != nil || o.Drifted() {
+		t.Errorf("the pinned scenario drifted in a fresh session: err %v, report %+v", o.Err, o.Report)
 	}
 }
