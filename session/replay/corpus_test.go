@@ -51,7 +51,15 @@ var corpus = []corpusServer{
 // a row (green every time: isolation, scratch directories, volatile
 // values), and against the current one, whose drift must be exactly the
 // changes read and checked by hand, kept in testdata/corpus/*.drift.
+//
+// It spends its time starting some 180 server processes and comparing
+// their answers, which the race detector only slows down (the runner's
+// concurrency is raced by the other tests of this package): built with
+// -race it is skipped, and .ci/run runs it on its own without.
 func TestUpgradeCorpus(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the upgrade corpus runs without -race: .ci/run runs it on its own (go test -run TestUpgradeCorpus ./session/replay)")
+	}
 	for _, srv := range corpus {
 		t.Run(srv.dir, func(t *testing.T) {
 			cases := load(t, filepath.Join("testdata", "corpus", srv.dir))
