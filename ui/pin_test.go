@@ -137,11 +137,11 @@ func TestFlowPinScenario(t *testing.T) {
 	f.keys("ctrl+s")
 	f.waitFor("ctrl+s again sends it empty")
 	f.keys("ctrl+s")
-	f.waitFor("call 1/1 #1 echo")
+	f.waitFor("call 1/1 #1 ✓ ok", "echo")
 	f.keys("esc", "1", "g", "j", "j", "enter") // get_report
 	f.waitFor("EDITING")
 	f.keys("ctrl+s")
-	f.waitFor("call 2/2 #2 get_report")
+	f.waitFor("call 2/2 #2 ✓ ok", "get_report")
 	f.keys("esc", "3", "P")
 	f.waitFor("Pin call #2", "calls", "the 1 call(s) before this one")
 	f.keys("tab", "tab", "ctrl+u", path, "tab", "ctrl+u", "3", "enter")
