@@ -103,15 +103,17 @@ func skipSpace(b []byte, i int) int {
 func skipString(b []byte, i int) (int, error) {
 	i++
 	for {
-		j := bytes.IndexAny(b[i:], "\"\\")
-		if j < 0 {
+		// The closing quote, unless a backslash comes first: both searches
+		// run at memchr speed, where testing for either byte goes one by one.
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
 			return 0, errSyntax
 		}
-		i += j
-		if b[i] == '"' {
-			return i + 1, nil
+		e := bytes.IndexByte(b[i:i+q], '\\')
+		if e < 0 {
+			return i + q + 1, nil
 		}
-		i += 2 // an escape: skip the escaped byte
+		i += e + 2 // an escape: skip the escaped byte
 		if i > len(b) {
 			return 0, errSyntax
 		}

@@ -2,6 +2,7 @@ package frames
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -30,27 +31,63 @@ type Reader interface {
 	Partner(i int) int
 }
 
+// A BatchSink takes several frames in one call; the Log hands a batch of
+// appended frames to it at once, so a transcript costs one write per batch.
+type BatchSink interface {
+	WriteFrames(fs []*Frame) error
+}
+
 // Log is the in-memory record of one session. Captures append to it from
 // their own goroutines; the sequence number is taken under the lock so the
 // order in the Log is the order frames were seen.
+//
+// Frames are stored in fixed blocks, so appending never copies the ones
+// already held and a frame costs its bytes plus one Frame, not a separate
+// allocation each.
 type Log struct {
 	mu      sync.Mutex
 	now     func() time.Time
-	frames  []*Frame
+	blocks  [][]Frame // full blocks of logBlock frames, then the one being filled
+	n       int
+	start   time.Time
+	keep    bool // false for a write-through Log
 	pairs   *Pairer
 	sinks   []Sink
 	sinkErr error
 	grew    chan struct{} // closed and replaced on every append
+	batch   []*Frame      // the frames being handed to the sinks
+	one     Frame         // a write-through Log's frame while the sinks read it
 }
 
-// NewLog returns an empty Log. now is the clock (time.Now when nil); tests
-// inject a fixed one.
+// logBlock is how many frames one block of a Log holds.
+const logBlock = 1024
+
+// NewLog returns an empty Log that keeps every frame. now is the clock
+// (time.Now when nil); tests inject a fixed one.
 func NewLog(now func() time.Time) *Log {
 	if now == nil {
 		now = time.Now
 	}
-	return &Log{now: now, pairs: NewPairer(), grew: make(chan struct{})}
+	return &Log{now: now, keep: true, pairs: NewPairer(), grew: make(chan struct{})}
 }
+
+// NewWriteThroughLog returns a Log that keeps no frame: each is stamped,
+// classified, paired and handed to the sinks, then let go. A proxy that
+// records a client's session for hours holds its frames on disk, not in
+// memory as well. Len counts the frames; Frame, Body, Frames and Partner
+// must not be called. Pairing remembers a bounded number of answered ids, so
+// a duplicate response long after the first is reported as answering an
+// unknown id rather than as a duplicate.
+func NewWriteThroughLog(now func() time.Time) *Log {
+	l := NewLog(now)
+	l.keep = false
+	l.pairs = newBoundedPairer(answeredMemory)
+	return l
+}
+
+// answeredMemory is how many answered request ids a write-through Log
+// remembers to tell duplicates apart from strays.
+const answeredMemory = 1 << 12
 
 // AddSink makes s receive every frame appended from now on.
 func (l *Log) AddSink(s Sink) {
@@ -61,28 +98,107 @@ func (l *Log) AddSink(s Sink) {
 
 // Append stamps f with the next sequence number and the time, classifies it
 // if its Kind is unset, pairs it, and hands it to the sinks. It returns the
-// stored frame, which callers must not modify.
+// stored frame, which callers must not modify (nil from a write-through Log).
 func (l *Log) Append(f Frame) *Frame {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	var p *Frame
+	if l.keep {
+		p = l.store(&f)
+	} else {
+		l.one = f // not &f, which would move every appended frame to the heap
+		p = &l.one
+		l.stamp(p)
+	}
+	l.batch = append(l.batch[:0], p)
+	l.write()
+	l.signal()
+	if !l.keep {
+		l.one = Frame{}
+		return nil
+	}
+	return p
+}
+
+// AppendAll appends fs in order, as Append does, and hands them to each sink
+// in one batch. The Log takes the frames' bodies: fs is cleared.
+func (l *Log) AppendAll(fs []Frame) {
+	if len(fs) == 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.batch[:0]
+	for i := range fs {
+		if l.keep {
+			b = append(b, l.store(&fs[i]))
+		} else {
+			// Nothing is kept: the sinks read the frames where they are.
+			l.stamp(&fs[i])
+			b = append(b, &fs[i])
+		}
+	}
+	l.batch = b
+	l.write()
+	clear(fs)
+	l.signal()
+}
+
+// stamp gives f its sequence number and time, classifies and pairs it.
+func (l *Log) stamp(f *Frame) {
 	if f.Kind == "" {
 		f.Classify()
 	}
 	if f.Time.IsZero() {
 		f.Time = l.now()
 	}
-	f.Seq = int64(len(l.frames) + 1)
-	p := &f
-	l.pairs.Add(len(l.frames), p)
-	l.frames = append(l.frames, p)
+	if l.n == 0 {
+		l.start = f.Time
+	}
+	f.Seq = int64(l.n + 1)
+	l.pairs.Add(l.n, f) // fills a response's method into the stored frame
+	l.n++
+}
+
+// store copies f into the last block and stamps it there.
+func (l *Log) store(f *Frame) *Frame {
+	if len(l.blocks) == 0 || len(l.blocks[len(l.blocks)-1]) == logBlock {
+		l.blocks = append(l.blocks, make([]Frame, 0, logBlock))
+	}
+	last := &l.blocks[len(l.blocks)-1]
+	*last = append(*last, *f)
+	p := &(*last)[len(*last)-1]
+	l.stamp(p)
+	return p
+}
+
+// write hands the frames in l.batch to every sink, then empties the batch.
+func (l *Log) write() {
 	for _, s := range l.sinks {
-		if err := s.WriteFrame(p); err != nil && l.sinkErr == nil {
+		var err error
+		if bs, ok := s.(BatchSink); ok {
+			err = bs.WriteFrames(l.batch)
+		} else {
+			for _, f := range l.batch {
+				if err = s.WriteFrame(f); err != nil {
+					break
+				}
+			}
+		}
+		if err != nil && l.sinkErr == nil {
 			l.sinkErr = err
 		}
 	}
+	clear(l.batch)
+	if cap(l.batch) > 4*logBlock {
+		l.batch = nil
+	}
+	l.batch = l.batch[:0]
+}
+
+func (l *Log) signal() {
 	close(l.grew)
 	l.grew = make(chan struct{})
-	return p
 }
 
 // Note hands a fact about the session to every sink that keeps them.
@@ -110,14 +226,24 @@ func (l *Log) SinkErr() error {
 func (l *Log) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return len(l.frames)
+	return l.n
 }
 
 // Frame returns frame i.
 func (l *Log) Frame(i int) *Frame {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.frames[i]
+	return l.frame(i)
+}
+
+func (l *Log) frame(i int) *Frame {
+	if !l.keep {
+		panic("frames: Frame called on a write-through Log, which keeps no frames")
+	}
+	if i < 0 || i >= l.n {
+		panic(fmt.Sprintf("frames: Log.Frame(%d) of %d frames", i, l.n))
+	}
+	return &l.blocks[i/logBlock][i%logBlock]
 }
 
 // Body returns frame i's bytes.
@@ -142,17 +268,21 @@ func (l *Log) Cancelled(i int) int {
 func (l *Log) Frames() []*Frame {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]*Frame(nil), l.frames...)
+	if !l.keep {
+		return nil
+	}
+	out := make([]*Frame, l.n)
+	for i := range out {
+		out[i] = l.frame(i)
+	}
+	return out
 }
 
 // Start returns the time of the first frame, or the zero time.
 func (l *Log) Start() time.Time {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.frames) == 0 {
-		return time.Time{}
-	}
-	return l.frames[0].Time
+	return l.start
 }
 
 // Wait blocks until the Log holds more than n frames or ctx ends, and
@@ -160,7 +290,7 @@ func (l *Log) Start() time.Time {
 func (l *Log) Wait(ctx context.Context, n int) (int, error) {
 	for {
 		l.mu.Lock()
-		cur, grew := len(l.frames), l.grew
+		cur, grew := l.n, l.grew
 		l.mu.Unlock()
 		if cur > n {
 			return cur, nil

@@ -16,6 +16,16 @@ type Pairer struct {
 	// cancelled maps a request index to the notifications/cancelled that
 	// named it: such a request will never be answered, and is not "pending".
 	cancelled map[int]int
+	// A bounded Pairer keeps no partner per frame and remembers only the
+	// last len(ring) answered ids (oldest at ring[next]).
+	bounded bool
+	ring    []answer
+	next    int
+}
+
+type answer struct {
+	k   pairKey
+	req int
 }
 
 type pairKey struct {
@@ -28,11 +38,40 @@ func NewPairer() *Pairer {
 	return &Pairer{open: map[pairKey]int{}, answered: map[pairKey]int{}, method: map[int]string{}, cancelled: map[int]int{}}
 }
 
+// newBoundedPairer returns a Pairer for a Log that keeps no frames: it
+// fills methods and flags strays like any Pairer, but Partner always says
+// -1, and only the last remember answered ids are told apart from unknown
+// ones, so its memory does not grow with the session.
+func newBoundedPairer(remember int) *Pairer {
+	p := NewPairer()
+	p.bounded = true
+	p.ring = make([]answer, 0, remember)
+	return p
+}
+
+// markAnswered marks k as answered by the request at req.
+func (p *Pairer) markAnswered(k pairKey, req int) {
+	p.answered[k] = req
+	if !p.bounded {
+		return
+	}
+	if len(p.ring) < cap(p.ring) {
+		p.ring = append(p.ring, answer{k, req})
+		return
+	}
+	// Forget the oldest answer, unless its id was answered again since.
+	if old := p.ring[p.next]; p.answered[old.k] == old.req {
+		delete(p.answered, old.k)
+	}
+	p.ring[p.next] = answer{k, req}
+	p.next = (p.next + 1) % len(p.ring)
+}
+
 // Add records frame f at index i (indexes must arrive in order) and, for a
 // response, links it to its request. It fills the response's Method from the
 // request and sets Err on a response that answers nothing or answers twice.
 func (p *Pairer) Add(i int, f *Frame) {
-	for len(p.partner) <= i {
+	for !p.bounded && len(p.partner) <= i {
 		p.partner = append(p.partner, -1)
 	}
 	switch {
@@ -46,11 +85,13 @@ func (p *Pairer) Add(i int, f *Frame) {
 		if req, ok := p.open[k]; ok {
 			delete(p.open, k)
 			defer delete(p.method, req)
-			p.answered[k] = req
+			p.markAnswered(k, req)
 			if f.Method == "" {
 				f.Method = p.method[req]
 			}
-			p.partner[i], p.partner[req] = int32(req), int32(i)
+			if !p.bounded {
+				p.partner[i], p.partner[req] = int32(req), int32(i)
+			}
 			return
 		}
 		if _, ok := p.answered[k]; ok {

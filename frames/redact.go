@@ -60,21 +60,30 @@ type tokenRule struct {
 	re   *regexp.Regexp
 	// group is the submatch that holds the secret; 0 means the whole match.
 	group int
+	// hints are literals, at least one of which every match contains
+	// (ASCII case-insensitively); a rule without hints always runs.
+	hints []string
 }
 
-var tokenRules = []tokenRule{
-	{"secret-key", regexp.MustCompile(`(?i)"([A-Za-z0-9_.-]*(?:token|secret|password|passwd|api_?key|private_?key|credential|authorization|auth_?token|session_?key|access_?key)[A-Za-z0-9_.-]*)"\s*:\s*"((?:[^"\\]|\\.)+)"`), 2},
-	{"bearer", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})`), 1},
-	{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}`), 0},
-	{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), 0},
-	{"api-key", regexp.MustCompile(`\b(?:sk|pk|rk)-[A-Za-z0-9_-]{20,}`), 0},
-	{"slack-token", regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), 0},
-	{"aws-key", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), 0},
-	// key=value pairs in URLs, forms and command lines: ?api_key=..., &sig=..., --token=...
-	{"secret-param", regexp.MustCompile(`(?i)(?:[?&;]|\B--?)[a-z0-9_.-]*(?:token|secret|passw(?:or)?d|api_?key|apikey|private_?key|credential|signature|sig|auth)[a-z0-9_.-]*=([^&#\s"'<>\\]+)`), 1},
-	// the password of a URL's user information: https://user:pass@host
-	{"url-password", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^/?#\s:@"'<>\\]*:([^/?#\s@"'<>\\]+)@`), 1},
-}
+// tokenRules are compiled on the first redaction, not at start-up: most runs
+// of jig never record anything.
+var tokenRules = sync.OnceValue(func() []tokenRule {
+	return []tokenRule{
+		{"secret-key", regexp.MustCompile(`(?i)"([A-Za-z0-9_.-]*(?:token|secret|password|passwd|api_?key|private_?key|credential|authorization|auth_?token|session_?key|access_?key)[A-Za-z0-9_.-]*)"\s*:\s*"((?:[^"\\]|\\.)+)"`), 2,
+			[]string{"token", "secret", "passw", "api", "key", "credential", "auth"}},
+		{"bearer", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})`), 1, []string{"bearer", "basic"}},
+		{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}`), 0, []string{"eyj"}},
+		{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), 0, []string{"gh", "github_pat_"}},
+		{"api-key", regexp.MustCompile(`\b(?:sk|pk|rk)-[A-Za-z0-9_-]{20,}`), 0, []string{"sk-", "pk-", "rk-"}},
+		{"slack-token", regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), 0, []string{"xox"}},
+		{"aws-key", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), 0, []string{"akia"}},
+		// key=value pairs in URLs, forms and command lines: ?api_key=..., &sig=..., --token=...
+		{"secret-param", regexp.MustCompile(`(?i)(?:[?&;]|\B--?)[a-z0-9_.-]*(?:token|secret|passw(?:or)?d|api_?key|apikey|private_?key|credential|signature|sig|auth)[a-z0-9_.-]*=([^&#\s"'<>\\]+)`), 1,
+			[]string{"token", "secret", "passw", "api", "key", "credential", "sig", "auth"}},
+		// the password of a URL's user information: https://user:pass@host
+		{"url-password", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^/?#\s:@"'<>\\]*:([^/?#\s@"'<>\\]+)@`), 1, []string{"://"}},
+	}
+})
 
 // publicKeySuffixes end the names of keys that hold no secret although
 // they contain "token" or "auth": OAuth metadata is full of them
@@ -133,13 +142,17 @@ func (r *Redactor) Bytes(b []byte) []byte {
 		}
 		r.mu.RUnlock()
 	}
-	lower := asciiLower(out)
+	set := bigramsOf(out)
+	var lower []byte
 	var learned []string
-	for _, tr := range tokenRules {
-		if !tr.mayMatch(lower) || !tr.re.Match(out) {
+	rules := tokenRules()
+	for i := range rules {
+		tr := &rules[i]
+		if !tr.mayMatch(out, set, &lower) || !tr.re.Match(out) {
 			continue
 		}
 		out = replaceGroup(out, tr, &learned)
+		set, lower = bigramsOf(out), nil
 	}
 	if r != nil && len(learned) > 0 {
 		r.Add(learned...)
@@ -159,8 +172,12 @@ func (r *Redactor) String(s string) string {
 // ("password", "api_key"), without redacting b: a capture calls it on what
 // jig sends, so an argument the server echoes is redacted wherever it lands.
 func (r *Redactor) Learn(b []byte) {
-	tr := tokenRules[0] // secret-key
-	if r == nil || !tr.mayMatch(asciiLower(b)) {
+	if r == nil {
+		return
+	}
+	tr := &tokenRules()[0] // secret-key
+	var lower []byte
+	if !tr.mayMatch(b, bigramsOf(b), &lower) {
 		return
 	}
 	var learned []string
@@ -188,7 +205,7 @@ const learnMin = 8
 // appendLearned adds the value a secret-key match found (a JSON string's
 // contents, still escaped) when it is long enough and not already a
 // placeholder or an environment reference.
-func appendLearned(learned []string, tr tokenRule, raw []byte) []string {
+func appendLearned(learned []string, tr *tokenRule, raw []byte) []string {
 	if tr.name != "secret-key" {
 		return learned
 	}
@@ -200,7 +217,7 @@ func appendLearned(learned []string, tr tokenRule, raw []byte) []string {
 	return append(learned, v)
 }
 
-func replaceGroup(b []byte, tr tokenRule, learned *[]string) []byte {
+func replaceGroup(b []byte, tr *tokenRule, learned *[]string) []byte {
 	locs := tr.re.FindAllSubmatchIndex(b, -1)
 	var buf bytes.Buffer
 	last := 0
@@ -241,9 +258,12 @@ func (r *Redactor) Secret(b []byte) string {
 			return "value"
 		}
 	}
-	lower := asciiLower(b)
-	for _, tr := range tokenRules {
-		if !tr.mayMatch(lower) {
+	set := bigramsOf(b)
+	var lower []byte
+	rules := tokenRules()
+	for i := range rules {
+		tr := &rules[i]
+		if !tr.mayMatch(b, set, &lower) {
 			continue
 		}
 		for _, loc := range tr.re.FindAllSubmatchIndex(b, -1) {

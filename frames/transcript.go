@@ -10,7 +10,6 @@ import (
 	"os"
 	"sync"
 	"time"
-	"unicode/utf8"
 )
 
 // TranscriptFormat is the version of the JSONL transcript format.
@@ -39,7 +38,8 @@ type Meta struct {
 
 // record is the on-disk shape of a frame. Raw is a JSON string when the bytes
 // are valid UTF-8 (strings round-trip exactly, unlike an embedded RawMessage,
-// which encoding/json would compact) and base64 otherwise.
+// which encoding/json would compact) and base64 otherwise. Records are read
+// with this type and written by appendRecord, which makes the same bytes.
 type record struct {
 	Type string `json:"type"` // "frame"
 	Frame
@@ -47,14 +47,23 @@ type record struct {
 	RawB64 string  `json:"raw_b64,omitempty"`
 }
 
-// A TranscriptWriter appends a session to a JSONL file, one record per line,
-// flushed per frame so a killed jig leaves every complete frame on disk.
+// A TranscriptWriter appends a session to a JSONL file, one record per line.
+// Every WriteFrame or WriteFrames call hands its records to the file in one
+// Write before it returns, so a killed jig leaves every frame it was given on
+// disk; a batch costs one system call however many frames it holds.
 type TranscriptWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
 	redact *Redactor
 	closer io.Closer
+	buf    []byte // reused between batches
 }
+
+// writeChunk is how much of a batch is encoded before it is written: large
+// enough that a write costs little per frame, small enough that a batch of
+// thousands of frames needs no buffer of its size. A buffer grown past it by
+// one large frame is let go once written.
+const writeChunk = 256 << 10
 
 // CreateTranscript creates (or truncates) path and writes the header.
 func CreateTranscript(path string, h Header, redact *Redactor) (*TranscriptWriter, error) {
@@ -100,15 +109,31 @@ func (t *TranscriptWriter) WriteMeta(key string, data any, now time.Time) error 
 // WriteFrame writes one frame, redacted: its bytes, its note (an HTTP error
 // body may echo a token), its URL and its headers.
 func (t *TranscriptWriter) WriteFrame(f *Frame) error {
-	rec := record{Type: "frame", Frame: t.redact.Frame(f)}
-	raw := t.redact.Bytes(f.Raw)
-	if utf8.Valid(raw) {
-		s := string(raw)
-		rec.Raw = &s
-	} else {
-		rec.RawB64 = base64.StdEncoding.EncodeToString(raw)
+	return t.WriteFrames([]*Frame{f})
+}
+
+// WriteFrames writes frames, redacted as WriteFrame redacts one, in one Write.
+func (t *TranscriptWriter) WriteFrames(fs []*Frame) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.buf[:0]
+	var err error
+	for i, f := range fs {
+		rf := t.redact.Frame(f)
+		b = appendRecord(b, &rf, t.redact.Bytes(f.Raw))
+		if len(b) >= writeChunk || i == len(fs)-1 {
+			_, err = t.w.Write(b)
+			if cap(b) > 2*writeChunk {
+				b = nil
+			}
+			b = b[:0]
+			if err != nil {
+				break // the file is broken from here on; the Log reports it
+			}
+		}
 	}
-	return t.writeJSON(rec)
+	t.buf = b
+	return err
 }
 
 func (t *TranscriptWriter) writeJSON(v any) error {

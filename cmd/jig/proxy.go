@@ -94,7 +94,8 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	} else {
 		target, _ = json.Marshal(record.Target{Transport: "stdio", Command: o.command})
 	}
-	log := frames.NewLog(nil)
+	// The recording holds the frames; memory holds none of them.
+	log := frames.NewWriteThroughLog(nil)
 	path, closer, err := record.ForLog(log, record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets})
 	if err != nil {
 		return usageErr("%v", err)

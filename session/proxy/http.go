@@ -39,6 +39,9 @@ type HTTP struct {
 	// with no session (the 2026-07-28 era has none) has the key "". It is
 	// called on the recorder's goroutine. When nil, everything goes to Log.
 	Sessions func(key string) *frames.Log
+	// QueueBytes bounds the frames waiting to be recorded (DefaultQueueBytes
+	// when 0): past it, responses wait for the disk.
+	QueueBytes int
 
 	once   sync.Once
 	rec    *recorder
@@ -47,7 +50,7 @@ type HTTP struct {
 }
 
 func (p *HTTP) init() {
-	p.rec = newRecorder(p.Log)
+	p.rec = newRecorder(p.Log, p.QueueBytes)
 	p.rec.logFor = p.Sessions
 	p.redact = frames.NewRedactor(p.Secrets...)
 	transport := p.Transport

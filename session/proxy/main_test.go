@@ -29,7 +29,11 @@ const (
 
 func TestMain(m *testing.M) {
 	oauthtest.MaybeBrowse()
-	switch role := os.Getenv(roleEnv); role {
+	role := os.Getenv(roleEnv)
+	if ok, code := loadRole(role); ok {
+		os.Exit(code)
+	}
+	switch role {
 	case "":
 		os.Exit(m.Run())
 	case "proxy":

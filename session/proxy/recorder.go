@@ -11,36 +11,53 @@ import (
 	"github.com/mcpjig/jig/frames"
 )
 
-// A recorder takes frames from the forwarding goroutines without making
-// them wait: add only stamps the time and queues, and a single goroutine
-// classifies, pairs and writes them (the Log's sinks do the disk write).
-// Forwarders add a frame before writing it onward, so a request is always
-// queued before the response it provokes; queued order is the Log's order.
+// DefaultQueueBytes bounds the frames waiting to be recorded. When the disk
+// is slower than the wire the queue fills, and then the forwarders wait for
+// it before passing more bytes on: the proxied session slows to the disk's
+// speed (backpressure), and nothing is ever dropped.
+const DefaultQueueBytes = 2 << 20
+
+// frameOverhead is what a queued frame costs beyond its bytes, counted so
+// that a flood of tiny frames is bounded too.
+const frameOverhead = 256
+
+// A recorder takes frames from the forwarding goroutines and a single
+// goroutine classifies, pairs and writes them (the Log's sinks do the disk
+// write), a batch at a time. add returns at once while the queue has room and
+// waits while it is full. Forwarders add a frame before writing it onward, so
+// a request is always queued before the response it provokes; queued order
+// is the Log's order.
 type recorder struct {
 	log *frames.Log
 	// logFor, when set, is the Log of a client session's frames (by key).
 	logFor func(key string) *frames.Log
 	now    func() time.Time
+	limit  int // bytes queued before add waits
+
 	mu     sync.Mutex
-	q      []queued
+	room   *sync.Cond // signalled when the writer took the queue
+	q      []frames.Frame
+	keys   []string // the client session of each frame in q, with logFor
+	queued int      // bytes in q, with frameOverhead each
+	peak   int      // the most bytes ever queued
+	waits  int      // how many adds waited for room
+	closed bool
 	wake   chan struct{}
-	quit   chan struct{}
 	done   chan struct{}
 }
 
-func newRecorder(log *frames.Log) *recorder {
-	r := &recorder{log: log, now: time.Now, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+func newRecorder(log *frames.Log, limit int) *recorder {
+	if limit <= 0 {
+		limit = DefaultQueueBytes
+	}
+	r := &recorder{log: log, now: time.Now, limit: limit, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	r.room = sync.NewCond(&r.mu)
 	go r.run()
 	return r
 }
 
-// A queued frame and the client session it belongs to.
-type queued struct {
-	key string
-	f   frames.Frame
-}
-
-// add queues f. It never blocks on the disk.
+// add queues f, waiting while the queue is full. One frame larger than the
+// whole limit is let into an empty queue.
 func (r *recorder) add(f frames.Frame) { r.addTo("", f) }
 
 // addTo queues f for the client session key.
@@ -48,8 +65,20 @@ func (r *recorder) addTo(key string, f frames.Frame) {
 	if f.Time.IsZero() {
 		f.Time = r.now()
 	}
+	size := len(f.Raw) + frameOverhead
 	r.mu.Lock()
-	r.q = append(r.q, queued{key, f})
+	if r.queued > 0 && r.queued+size > r.limit && !r.closed {
+		r.waits++
+		for r.queued > 0 && r.queued+size > r.limit && !r.closed {
+			r.room.Wait()
+		}
+	}
+	r.q = append(r.q, f)
+	if r.logFor != nil {
+		r.keys = append(r.keys, key)
+	}
+	r.queued += size
+	r.peak = max(r.peak, r.queued)
 	r.mu.Unlock()
 	select {
 	case r.wake <- struct{}{}:
@@ -59,39 +88,57 @@ func (r *recorder) addTo(key string, f frames.Frame) {
 
 func (r *recorder) run() {
 	defer close(r.done)
-	var batch []queued
+	var batch []frames.Frame
+	var keys []string
 	for {
-		select {
-		case <-r.wake:
-		case <-r.quit:
-			r.drain(batch)
+		r.mu.Lock()
+		for len(r.q) == 0 && !r.closed {
+			r.mu.Unlock()
+			<-r.wake
+			r.mu.Lock()
+		}
+		if len(r.q) == 0 {
+			r.mu.Unlock()
 			return
 		}
-		batch = r.drain(batch)
+		// Take the whole queue; the forwarders fill a fresh one meanwhile.
+		batch, r.q = r.q, batch[:0]
+		keys, r.keys = r.keys, keys[:0]
+		r.queued = 0
+		r.room.Broadcast()
+		r.mu.Unlock()
+		if r.logFor == nil {
+			r.log.AppendAll(batch) // clears batch: the bodies go with the Log
+			continue
+		}
+		// Each run of one client session's frames goes to its Log at once.
+		for i := 0; i < len(batch); {
+			j := i + 1
+			for j < len(batch) && keys[j] == keys[i] {
+				j++
+			}
+			r.logFor(keys[i]).AppendAll(batch[i:j])
+			i = j
+		}
 	}
 }
 
-func (r *recorder) drain(batch []queued) []queued {
-	for {
-		r.mu.Lock()
-		batch, r.q = r.q, batch[:0]
-		r.mu.Unlock()
-		if len(batch) == 0 {
-			return batch
-		}
-		for i := range batch {
-			log := r.log
-			if r.logFor != nil {
-				log = r.logFor(batch[i].key)
-			}
-			log.Append(batch[i].f)
-			batch[i] = queued{} // let the body go
-		}
-	}
+// stats reports the most bytes ever queued and how many adds had to wait.
+func (r *recorder) stats() (peak, waits int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.peak, r.waits
 }
 
 // close records everything queued and stops.
 func (r *recorder) close() {
-	close(r.quit)
+	r.mu.Lock()
+	r.closed = true
+	r.room.Broadcast()
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
 	<-r.done
 }

@@ -39,6 +39,12 @@ type Stdio struct {
 	// MaxFrame is the frame limit (frames.DefaultMaxFrame when 0): a longer
 	// line is still forwarded, and recorded truncated.
 	MaxFrame int
+	// QueueBytes bounds the frames waiting to be recorded (DefaultQueueBytes
+	// when 0). When the recording falls that far behind, the proxy stops
+	// reading until it catches up: both sides wait, nothing is dropped.
+	QueueBytes int
+
+	rec *recorder // the last Run's, for tests
 }
 
 // Run starts the server and proxies until it exits. It returns the exit code
@@ -84,7 +90,8 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 	outW.Close()
 	errW.Close()
 
-	rec := newRecorder(p.Log)
+	rec := newRecorder(p.Log, p.QueueBytes)
+	p.rec = rec
 	defer rec.close()
 	pid := cmd.Process.Pid
 
