@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -71,7 +72,7 @@ func (c idConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, err
 }
 
-var ttlField = regexp.MustCompile(`"ttlMs"\s*:\s*([1-9][0-9]*)`)
+var ttlField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"ttlMs"\s*:\s*([1-9][0-9]*)`) })
 
 // zeroTTL sets every positive "ttlMs" in b to 0 in place, padding with
 // spaces so the length holds (an event stream is passed on as it is read).
@@ -82,7 +83,7 @@ func zeroTTL(b []byte) {
 	if !bytes.Contains(b, []byte(`"ttlMs"`)) {
 		return
 	}
-	for _, m := range ttlField.FindAllSubmatchIndex(b, -1) {
+	for _, m := range ttlField().FindAllSubmatchIndex(b, -1) {
 		b[m[2]] = '0'
 		for i := m[2] + 1; i < m[3]; i++ {
 			b[i] = ' '

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mcpjig/jig/frames"
 )
@@ -69,7 +70,9 @@ func (t Target) String() string {
 // envRef matches the variable syntaxes of MCP client config files:
 // ${env:NAME} (Cursor, VS Code), ${input:ID} and ${workspaceFolder} and
 // ${userHome} (VS Code), ${NAME} and ${NAME:-default} (Claude Code), and $NAME.
-var envRef = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{input:([^}]*)\}|\$\{(workspaceFolder|userHome)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+var envRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{input:([^}]*)\}|\$\{(workspaceFolder|userHome)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+})
 
 // expand replaces $VAR and ${VAR} (and ${env:VAR}, ${VAR:-default}) with
 // values from the environment. It reports the names it could not resolve so
@@ -84,8 +87,8 @@ func expand(s string, lookup func(string) (string, bool)) (string, []string) {
 // literally. missing holds each reference that has no value, as written.
 func (t Target) expandWith(s string, lookup func(string) (string, bool), bare bool) (string, []string) {
 	var missing []string
-	out := envRef.ReplaceAllStringFunc(s, func(m string) string {
-		sub := envRef.FindStringSubmatch(m)
+	out := envRef().ReplaceAllStringFunc(s, func(m string) string {
+		sub := envRef().FindStringSubmatch(m)
 		switch {
 		case sub[1] != "":
 			if v, ok := lookup(sub[1]); ok {
@@ -195,7 +198,7 @@ func (t Target) MissingInputs() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, v := range values {
-		for _, m := range envRef.FindAllStringSubmatch(v, -1) {
+		for _, m := range envRef().FindAllStringSubmatch(v, -1) {
 			if !strings.HasPrefix(m[0], "${input:") || seen[m[2]] {
 				continue
 			}
@@ -257,7 +260,7 @@ func (t Target) Secrets() []string {
 	out := append(urlSecrets(t.URL), commandSecrets(t.Command)...)
 	if t.Transport == TransportStdio || t.Transport == TransportDemo {
 		for _, kv := range os.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok && secretVarName.MatchString(k) && !pathLike(v) {
+			if k, v, ok := strings.Cut(kv, "="); ok && secretVarName().MatchString(k) && !pathLike(v) {
 				out = append(out, v)
 			}
 		}
@@ -284,7 +287,7 @@ func (t Target) Secrets() []string {
 	// An argument or URL keeps its literal text; what its ${env:...},
 	// ${input:...} or ${SECRET_NAME} references stood for is secret.
 	for _, v := range append(append([]string{}, t.Command...), t.URL) {
-		for _, m := range envRef.FindAllStringSubmatch(v, -1) {
+		for _, m := range envRef().FindAllStringSubmatch(v, -1) {
 			if m[1] == "" && m[2] == "" && !(m[4] != "" && isSensitiveName(m[4])) {
 				continue
 			}
@@ -298,7 +301,10 @@ func (t Target) Secrets() []string {
 
 // secretVarName matches environment variable names whose values are
 // credentials: GITHUB_TOKEN, OPENAI_API_KEY, DATABASE_PASSWORD, STRIPE_KEY.
-var secretVarName = regexp.MustCompile(`(?i)token|secret|passw|api_?key|apikey|private_?key|credential|access_?key|(^|_)key($|_)|(^|_)auth($|_)`)
+// It compiles on first use.
+var secretVarName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)token|secret|passw|api_?key|apikey|private_?key|credential|access_?key|(^|_)key($|_)|(^|_)auth($|_)`)
+})
 
 // pathLike reports whether an environment value is a path (SSH_AUTH_SOCK),
 // which is no secret and which redacting would make every path unreadable.
@@ -333,7 +339,7 @@ func urlSecrets(raw string) []string {
 		out = append(out, p, url.QueryEscape(p), url.PathEscape(p))
 	}
 	for k, vs := range u.Query() {
-		if !secretParamName.MatchString(k) {
+		if !secretParamName().MatchString(k) {
 			continue
 		}
 		for _, v := range vs {
@@ -343,8 +349,11 @@ func urlSecrets(raw string) []string {
 	return out
 }
 
-// secretParamName matches query parameters that carry credentials.
-var secretParamName = regexp.MustCompile(`(?i)token|secret|passw|api_?key|apikey|private_?key|credential|signature|^sig$|^key$|^code$|auth`)
+// secretParamName matches query parameters that carry credentials. It
+// compiles on first use.
+var secretParamName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)token|secret|passw|api_?key|apikey|private_?key|credential|signature|^sig$|^key$|^code$|auth`)
+})
 
 // redactURL is the URL as it may be shown or written: without the password
 // of its user information, secret-named query values replaced.
@@ -360,7 +369,7 @@ func redactURL(raw string) string {
 		q := strings.Split(u.RawQuery, "&")
 		for i, kv := range q {
 			k, _, ok := strings.Cut(kv, "=")
-			if name, err := url.QueryUnescape(k); ok && err == nil && secretParamName.MatchString(name) {
+			if name, err := url.QueryUnescape(k); ok && err == nil && secretParamName().MatchString(name) {
 				q[i] = k + "=" + frames.Placeholder("secret-param")
 			}
 		}
@@ -408,7 +417,7 @@ func redactMap(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
 	for k, v := range m {
 		switch {
-		case envRef.MatchString(v) || !isSensitiveName(k):
+		case envRef().MatchString(v) || !isSensitiveName(k):
 			out[k] = v // a reference, or not a secret
 		case strings.LastIndexByte(v, ' ') >= 0:
 			out[k] = v[:strings.LastIndexByte(v, ' ')+1] + "[REDACTED]" // keep "Bearer "

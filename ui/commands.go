@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -241,12 +242,12 @@ func waitListChanged(ctx context.Context, ch <-chan struct{}, pane paneID) tea.C
 	})
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
 // write saves data in dir under a name that does not exist yet.
 func write(dir, name string, data []byte) tea.Cmd {
 	return run(func() routed {
-		base := unsafeName.ReplaceAllString(name, "_")
+		base := unsafeName().ReplaceAllString(name, "_")
 		for i := 0; i < 1000; i++ {
 			p := filepath.Join(dir, base+".json")
 			if i > 0 {

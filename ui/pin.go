@@ -102,7 +102,7 @@ func (d *pinDialog) calls() (int, error) {
 
 // open starts the dialog afresh for call c, after before pinnable calls.
 func (d *pinDialog) open(token int, c *call, probes bool, before int) {
-	scenario := strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(strings.ReplaceAll(c.tool, "_", "-")), "-"), "-.")
+	scenario := strings.Trim(unsafeName().ReplaceAllString(strings.ToLower(strings.ReplaceAll(c.tool, "_", "-")), "-"), "-.")
 	if scenario == "" {
 		scenario = "call"
 	}
@@ -121,7 +121,7 @@ func (d *pinDialog) open(token int, c *call, probes bool, before int) {
 }
 
 func defaultPinPath(scenario string) string {
-	return filepath.Join("fixtures", unsafeName.ReplaceAllString(scenario, "_")+".json")
+	return filepath.Join("fixtures", unsafeName().ReplaceAllString(scenario, "_")+".json")
 }
 
 func (d *pinDialog) value(f pinField) string { return strings.TrimSpace(d.fields[f].value()) }

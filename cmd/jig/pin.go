@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -172,7 +173,7 @@ func (p *pinFlags) save(st *streams, f *fixture.Fixture, verb string) error {
 }
 
 // captureRef is a captured value in --args when appending: {{NAME}}.
-var captureRef = regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`)
+var captureRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{([A-Za-z_][A-Za-z0-9_]*)\}\}`) })
 
 // runAppend pins a call as the next step of an existing scenario: it opens
 // a session the way the scenario was pinned (its own target unless one is
@@ -286,7 +287,7 @@ func (o *callOptions) appendSession(f *fixture.Fixture) (session.Options, error)
 // scenario's steps captured, and returns the uses that re-fill them at
 // replay.
 func fillCaptures(argv json.RawMessage, captured fixture.Captured) (json.RawMessage, []fixture.Use, error) {
-	if !captureRef.Match(argv) {
+	if !captureRef().Match(argv) {
 		return argv, nil, nil
 	}
 	var doc any
@@ -309,7 +310,7 @@ func fillCaptures(argv json.RawMessage, captured fixture.Captured) (json.RawMess
 				x[i] = fill(c, fmt.Sprintf("%s/%d", path, i))
 			}
 		case string:
-			m := captureRef.FindStringSubmatch(x)
+			m := captureRef().FindStringSubmatch(x)
 			if m == nil {
 				return x
 			}

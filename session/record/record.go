@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpjig/jig/frames"
@@ -180,7 +181,7 @@ func Describe(raw json.RawMessage) string {
 }
 
 var (
-	unsafeSlug   = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	unsafeSlug   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 	interpreters = map[string]bool{"node": true, "nodejs": true, "npx": true, "bunx": true, "bun": true, "deno": true, "python": true, "python3": true,
 		"uv": true, "uvx": true, "run": true, "go": true, "java": true, "sh": true, "bash": true, "docker": true, "pipx": true, "env": true}
 	vagueNames = map[string]bool{"index": true, "main": true, "server": true, "dist": true, "build": true, "src": true, "lib": true, "bin": true, "cmd": true}
@@ -215,7 +216,7 @@ func fileSlug(raw json.RawMessage, label string) string {
 		}
 		s += label
 	}
-	s = strings.Trim(unsafeSlug.ReplaceAllString(s, "-"), "-.")
+	s = strings.Trim(unsafeSlug().ReplaceAllString(s, "-"), "-.")
 	if len(s) > 48 {
 		s = s[:48]
 	}

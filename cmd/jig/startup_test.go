@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// initBudget is what a package may allocate while initialising. jig runs in
+// front of every server some users have and in loops in scripts: anything a
+// package builds at start-up (a compiled regexp, a schema, a style sheet)
+// every run pays for, whether or not it is used. Build it on first use
+// instead (sync.OnceValue), or where it is needed.
+type initBudget struct {
+	bytes, allocs int
+	why           string
+}
+
+var (
+	jigInit   = initBudget{4 << 10, 40, ""}
+	otherInit = initBudget{32 << 10, 400, ""}
+	// Third-party packages known to cost more, and why they are still here.
+	knownInits = map[string]initBudget{
+		// Compiles the metaschema of every JSON Schema draft in its init,
+		// ~1.7 MB in ~21,000 allocations (3-4 ms): about half of jig
+		// --version. jig keeps it for what no other Go validator here does
+		// (every violation with its instance path, draft-07 and 2020-12,
+		// format assertion); Go cannot defer a linked package's init.
+		"github.com/santhosh-tekuri/jsonschema/v6": {2 << 20, 25000, "metaschemas"},
+		// The MCP SDK's schema package reflects over its Schema type.
+		"github.com/google/jsonschema-go/jsonschema": {128 << 10, 600, "schema field table"},
+	}
+)
+
+var initLine = regexp.MustCompile(`^init (\S+) @\S+ ms, (\S+) ms clock, (\d+) bytes, (\d+) allocs$`)
+
+// TestStartup fails when a package initialiser does real work: it reads
+// GODEBUG=inittrace from jig --version and holds each package to a budget
+// of memory allocated, which compiling, parsing or building tables cannot
+// stay under. Allocation counts do not depend on the machine's load, so this
+// does not flake; the time itself is measured by .ci/bench.
+func TestStartup(t *testing.T) {
+	cmd := exec.Command(binary(t), "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("re-running the test binary: %v\n%s", err, out)
+	}
+	seen := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		m := initLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		seen++
+		pkg := m[1]
+		bytes, _ := strconv.Atoi(m[3])
+		allocs, _ := strconv.Atoi(m[4])
+		budget, ok := knownInits[pkg]
+		switch {
+		case ok:
+		case strings.HasPrefix(pkg, "github.com/mcpjig/jig"):
+			budget = jigInit
+		case strings.Contains(strings.SplitN(pkg, "/", 2)[0], "."):
+			budget = otherInit
+		default:
+			continue // the standard library
+		}
+		if ok {
+			t.Logf("%s: %s ms, %d bytes, %d allocs at init (%s)", pkg, m[2], bytes, allocs, budget.why)
+		}
+		if bytes > budget.bytes || allocs > budget.allocs {
+			t.Errorf("%s allocates %d bytes in %d allocations at start-up (%s ms), over its budget of %d bytes and %d allocations: "+
+				"something is built at package init that every run of jig pays for. Build it on first use (sync.OnceValue) or where it is needed; "+
+				"a new dependency with a costly init needs a reason in knownInits", pkg, bytes, allocs, m[2], budget.bytes, budget.allocs)
+		}
+	}
+	if seen < 20 {
+		t.Fatalf("read only %d init lines from GODEBUG=inittrace=1:\n%s", seen, out)
+	}
+}
