@@ -333,16 +333,98 @@ func isInteger(raw []byte) bool {
 // isPresent reports whether a member was given with a value other than null.
 func isPresent(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
 
-// jsonString decodes raw when it is a JSON string.
+// jsonString decodes raw when it is a JSON string. Method names and the
+// version tag are short and plain: those are read without the decoder (this
+// runs on every frame), and the names MCP defines share one copy.
 func jsonString(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || raw[0] != '"' {
 		return "", false
+	}
+	if inner, ok := plainString(raw); ok {
+		if s := knownName(inner); s != "" {
+			return s, true
+		}
+		return string(inner), true
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true
+}
+
+// plainString returns the inside of a JSON string that holds no escape, no
+// control character and only valid UTF-8: its bytes are its value.
+func plainString(raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[len(raw)-1] != '"' {
+		return nil, false
+	}
+	inner := raw[1 : len(raw)-1]
+	for _, c := range inner {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return nil, false
+		}
+	}
+	return inner, utf8.Valid(inner)
+}
+
+// knownName returns the shared copy of a name every session repeats
+// thousands of times, or "". A switch, not a map: nothing is built at
+// start-up, and string(b) in a switch does not allocate.
+func knownName(b []byte) string {
+	switch string(b) {
+	case "2.0":
+		return "2.0"
+	case "initialize":
+		return "initialize"
+	case "ping":
+		return "ping"
+	case "server/discover":
+		return "server/discover"
+	case "tools/list":
+		return "tools/list"
+	case "tools/call":
+		return "tools/call"
+	case "resources/list":
+		return "resources/list"
+	case "resources/read":
+		return "resources/read"
+	case "resources/templates/list":
+		return "resources/templates/list"
+	case "prompts/list":
+		return "prompts/list"
+	case "prompts/get":
+		return "prompts/get"
+	case "completion/complete":
+		return "completion/complete"
+	case "logging/setLevel":
+		return "logging/setLevel"
+	case "sampling/createMessage":
+		return "sampling/createMessage"
+	case "elicitation/create":
+		return "elicitation/create"
+	case "roots/list":
+		return "roots/list"
+	case "subscriptions/listen":
+		return "subscriptions/listen"
+	case "notifications/initialized":
+		return "notifications/initialized"
+	case "notifications/message":
+		return "notifications/message"
+	case "notifications/progress":
+		return "notifications/progress"
+	case "notifications/cancelled":
+		return "notifications/cancelled"
+	case "notifications/tools/list_changed":
+		return "notifications/tools/list_changed"
+	case "notifications/resources/list_changed":
+		return "notifications/resources/list_changed"
+	case "notifications/resources/updated":
+		return "notifications/resources/updated"
+	case "notifications/prompts/list_changed":
+		return "notifications/prompts/list_changed"
+	}
+	return ""
 }
 
 // jsonType names the type of a JSON value for messages: "an object".

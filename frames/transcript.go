@@ -63,7 +63,7 @@ type TranscriptWriter struct {
 // enough that a write costs little per frame, small enough that a batch of
 // thousands of frames needs no buffer of its size. A buffer grown past it by
 // one large frame is let go once written.
-const writeChunk = 256 << 10
+const writeChunk = 64 << 10
 
 // CreateTranscript creates (or truncates) path and writes the header.
 func CreateTranscript(path string, h Header, redact *Redactor) (*TranscriptWriter, error) {

@@ -150,10 +150,11 @@ const (
 // needsEscape8 reports whether any of the eight bytes in x is one escapes
 // marks (the bit tricks test for a zero byte, or one below 0x20, exactly).
 func needsEscape8(x uint64) bool {
-	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
 	below := (x - 0x20*ones) & ^x & highs
 	return below|hasZero(x^('"'*ones))|hasZero(x^('\\'*ones))|hasZero(x^(0xE2*ones)) != 0
 }
+
+func hasZero(v uint64) uint64 { return (v - ones) & ^v & highs }
 
 // appendStringS is appendString for the short string fields.
 func appendStringS(b []byte, s string) []byte {

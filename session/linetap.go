@@ -132,10 +132,39 @@ func (t *lineTap) Close() error {
 // Read is what the SDK reads: only the lines that are JSON-RPC messages.
 func (t *lineTap) Read(p []byte) (int, error) { return t.sdkR.Read(p) }
 
+// Lines that arrive together are recorded and handed to the SDK together:
+// one Log append (one transcript write) and one pipe write per burst, up to
+// these bounds, instead of one of each per line. A server that floods
+// notifications is read at the speed it writes.
+const (
+	burstFrames = 1024
+	burstBytes  = 1 << 20
+)
+
 func (t *lineTap) readLoop(from io.Reader) {
 	defer close(t.done)
 	br := bufio.NewReaderSize(from, 64<<10)
 	forward := true
+	var (
+		burst []frames.Frame // classified, dispatchable, not yet recorded
+		msgs  []byte         // their lines, as the SDK reads them
+	)
+	flush := func() {
+		if len(burst) == 0 {
+			return
+		}
+		t.log.AppendAll(burst) // recorded before the SDK sees any of them
+		burst = burst[:0]
+		if forward {
+			if _, err := t.sdkW.Write(msgs); err != nil {
+				forward = false // the SDK has gone; keep recording
+			}
+		}
+		if cap(msgs) > 2*burstBytes {
+			msgs = nil
+		}
+		msgs = msgs[:0]
+	}
 	for {
 		// Lines of 4 MB+ are real; past the frame limit, the line is
 		// recorded truncated and the session ends.
@@ -150,8 +179,7 @@ func (t *lineTap) readLoop(from io.Reader) {
 		}
 		if len(line) > 0 {
 			complete := line[len(line)-1] == '\n'
-			// ReadBytes returns a fresh slice: the frame keeps it, and the SDK
-			// reads the same bytes (with their newline) without another copy.
+			// ReadBytes returns a fresh slice: the frame keeps it.
 			raw := trimCR(bytes.TrimSuffix(line, []byte("\n")))
 			f := frames.Frame{Dir: frames.ServerToClient, Raw: raw}
 			f.Classify()
@@ -159,14 +187,35 @@ func (t *lineTap) readLoop(from io.Reader) {
 				f.Kind = frames.KindInvalid
 				f.Err = "partial line: the server's output ended without a newline"
 			}
-			stored := t.log.Append(f)
-			if forward {
-				if werr := t.deliver(stored, line, complete); werr != nil {
-					forward = false // the SDK has gone; keep recording
+			if f.Dispatchable() && !readFromLog(&f) {
+				burst = append(burst, f)
+				if hasOuterSpace(line) {
+					msgs = append(append(msgs, bytes.TrimSpace(line)...), '\n')
+				} else {
+					msgs = append(msgs, line...)
+				}
+				if br.Buffered() == 0 || len(burst) >= burstFrames || len(msgs) >= burstBytes {
+					flush()
+				}
+			} else if f.Dispatchable() {
+				burst = append(burst, f) // recorded only
+				if len(burst) >= burstFrames || br.Buffered() == 0 {
+					flush()
+				}
+			} else {
+				// What the SDK must not see is recorded and dealt with on
+				// its own, after everything before it, exactly as it came.
+				flush()
+				stored := t.log.Append(f)
+				if forward {
+					if werr := t.deliver(stored, line, complete); werr != nil {
+						forward = false
+					}
 				}
 			}
 		}
 		if err != nil {
+			flush()
 			if errors.Is(err, io.EOF) {
 				t.sdkW.Close()
 			} else {
@@ -175,6 +224,16 @@ func (t *lineTap) readLoop(from io.Reader) {
 			return
 		}
 	}
+}
+
+// readFromLog reports whether f is a message jig reads from the Log alone,
+// so the SDK is not given it: the server's log lines (notifications/message)
+// go to the frames pane and the transcript, and jig registers no SDK handler
+// for them. The SDK decodes each message it is given three times over, at a
+// few thousand a second; a server that logs a million lines must not make a
+// call time out while every one of them has arrived.
+func readFromLog(f *frames.Frame) bool {
+	return f.Kind == frames.KindNotification && f.Method == "notifications/message"
 }
 
 // deliver hands a recorded server line to the SDK when the SDK can decode

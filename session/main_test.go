@@ -48,6 +48,11 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "flood":
+		if err := serveFlood(os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "fail-start":
 		fmt.Fprintln(os.Stderr, "fatal: cannot open database orders.db")
 		os.Exit(1)

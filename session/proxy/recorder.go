@@ -15,7 +15,7 @@ import (
 // is slower than the wire the queue fills, and then the forwarders wait for
 // it before passing more bytes on: the proxied session slows to the disk's
 // speed (backpressure), and nothing is ever dropped.
-const DefaultQueueBytes = 2 << 20
+const DefaultQueueBytes = 512 << 10
 
 // frameOverhead is what a queued frame costs beyond its bytes, counted so
 // that a flood of tiny frames is bounded too.
