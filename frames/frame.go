@@ -164,7 +164,7 @@ func (f *Frame) Classify() {
 			f.Kind, f.Err = KindInvalid, utf8Error(raw)
 			return
 		}
-		if !json.Valid(raw) {
+		if !validJSON(raw) {
 			f.Kind, f.Err = KindInvalid, jsonError(raw)
 			return
 		}
@@ -200,7 +200,7 @@ func (f *Frame) Classify() {
 		problem = utf8Error(raw)
 	case env.depth > MaxDepth:
 		problem = fmt.Sprintf("nested %d levels deep: the MCP SDK refuses JSON deeper than %d levels", env.depth, MaxDepth)
-	case !json.Valid(raw):
+	case !validJSON(raw):
 		problem = jsonError(raw)
 	default:
 		problem = env.problem(idProblem)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -374,5 +375,33 @@ func BenchmarkRedactLearnedTokens(b *testing.B) {
 				r.Bytes(raw)
 			}
 		})
+	}
+}
+
+// BenchmarkLogMemory measures what a Log holds per frame beyond the frame's
+// own bytes (allocated before it is measured): the Frame in its block and
+// the pairing index. Compare it with the bytes small notifications carry.
+func BenchmarkLogMemory(b *testing.B) {
+	const n = 100_000
+	raws := make([][]byte, n)
+	body := 0
+	for i := range raws {
+		raws[i] = []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"flood","data":"event %d"}}`, i))
+		body += len(raws[i])
+	}
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		l := NewLog(nil)
+		for _, r := range raws {
+			l.Append(Frame{Dir: ServerToClient, Raw: r})
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		held := float64(after.HeapAlloc-before.HeapAlloc) / n
+		b.ReportMetric(held, "overhead-B/frame")
+		b.ReportMetric(float64(body)/n, "body-B/frame")
+		runtime.KeepAlive(l)
 	}
 }
