@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpjig/jig/frames"
@@ -28,8 +29,12 @@ const (
 )
 
 var (
-	claudeDesktopLine = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) \[([^\]]*)\] \[(\w+)\] (.*)$`)
-	vscodeLine        = regexp.MustCompile(`^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?) \[(\w+)\] (.*)$`)
+	claudeDesktopLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z) \[([^\]]*)\] \[(\w+)\] (.*)$`)
+	})
+	vscodeLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?) \[(\w+)\] (.*)$`)
+	})
 )
 
 // sniffClientLog recognizes a client log from its first lines.
@@ -37,10 +42,10 @@ func sniffClientLog(head []byte) Format {
 	vscode := 0
 	for i, line := range bytes.SplitN(head, []byte("\n"), 200) {
 		line = bytes.TrimSpace(line)
-		if claudeDesktopLine.Match(line) {
+		if claudeDesktopLine().Match(line) {
 			return FormatClaudeDesktopLog
 		}
-		if vscodeLine.Match(line) {
+		if vscodeLine().Match(line) {
 			vscode++
 			if bytes.Contains(line, []byte("] [editor -> server] ")) || bytes.Contains(line, []byte("] [server -> editor] ")) ||
 				bytes.Contains(line, []byte("] Connection state: ")) || bytes.Contains(line, []byte("] [server stderr] ")) ||
@@ -151,7 +156,7 @@ func continuation(line string) bool {
 
 // claudeDesktopFrame reads one line of a Claude Desktop MCP log.
 func claudeDesktopFrame(line string) (*frames.Frame, string) {
-	m := claudeDesktopLine.FindStringSubmatch(line)
+	m := claudeDesktopLine().FindStringSubmatch(line)
 	if m == nil {
 		// The server's stderr, written as it came.
 		return &frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindStderr, Raw: []byte(line)}, ""
@@ -172,7 +177,7 @@ func claudeDesktopFrame(line string) (*frames.Frame, string) {
 
 // vscodeFrame reads one line of VS Code's MCP output channel.
 func vscodeFrame(line string) *frames.Frame {
-	m := vscodeLine.FindStringSubmatch(line)
+	m := vscodeLine().FindStringSubmatch(line)
 	if m == nil {
 		// A continuation of the line before (a multi-line stderr message).
 		return &frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindStderr, Raw: []byte(line)}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // A ToolMatch says which of a server's tools a transcript's tool name
@@ -28,7 +29,9 @@ func (m ToolMatch) OK() bool { return m.Name != "" }
 // server__tool, server.tool, server/tool or server:tool (and OpenAI's
 // functions.tool). The server is one segment, so that in
 // mcp__orders__serch_orders no tool "orders" is found behind a typo.
-var serverPrefix = regexp.MustCompile(`^(mcp__[^_].*__|mcp_[^_]+_|[A-Za-z0-9-]+(__|\.|/|:))$`)
+var serverPrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(mcp__[^_].*__|mcp_[^_]+_|[A-Za-z0-9-]+(__|\.|/|:))$`)
+})
 
 // MatchTool maps a tool name from a transcript to one of the server's tools:
 // the exact name first, else the longest server tool the written name ends
@@ -46,7 +49,7 @@ func MatchTool(written string, tools []string) ToolMatch {
 	}
 	best := ""
 	for _, t := range tools {
-		if len(t) > len(best) && strings.HasSuffix(written, t) && serverPrefix.MatchString(strings.TrimSuffix(written, t)) {
+		if len(t) > len(best) && strings.HasSuffix(written, t) && serverPrefix().MatchString(strings.TrimSuffix(written, t)) {
 			best = t
 		}
 	}
