@@ -290,15 +290,25 @@ func startHTTPPeer(t *testing.T, mode string) int {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	for i := 0; i < 100; i++ {
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	// Node takes seconds to start on a loaded machine: wait for the port
+	// or for the process to die, with a deadline far past either.
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
 		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
 			c.Close()
 			return port
 		}
-		time.Sleep(50 * time.Millisecond) // waiting for a child process to bind, not for jig
+		select {
+		case err := <-exited:
+			exited <- err
+			t.Fatalf("server-everything %s exited before it listened on %d: %v", mode, port, err)
+		case <-time.After(50 * time.Millisecond): // waiting for a child process to bind, not for jig
+		}
 	}
-	t.Fatalf("server-everything %s did not listen on %d", mode, port)
+	t.Fatalf("server-everything %s did not listen on %d within a minute", mode, port)
 	return 0
 }
 
