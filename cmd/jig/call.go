@@ -203,6 +203,7 @@ func (o *callOptions) report(st *streams, ex *session.Exchange, err error) error
 func callWith(ctx context.Context, st *streams, s *session.Session, tool string, args json.RawMessage, progress bool, cancelAfter time.Duration) (*session.Exchange, error) {
 	cctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	armed := time.Now()
 	if cancelAfter > 0 {
 		t := time.AfterFunc(cancelAfter, func() { cancel(session.ErrCancelled) })
 		defer t.Stop()
@@ -224,6 +225,13 @@ func callWith(ctx context.Context, st *streams, s *session.Session, tool string,
 	mu.Lock()
 	done = true
 	mu.Unlock()
+	var cancelled *session.CancelledError
+	if cancelAfter > 0 && errors.As(err, &cancelled) {
+		// The session's clock starts when the call is sent, a little after
+		// the timer was armed; "cancelled after" counts from the arming, so
+		// it is never less than what --cancel-after asked.
+		cancelled.After = time.Since(armed)
+	}
 	return ex, err
 }
 

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpjig/jig/session/peers"
 )
@@ -46,10 +47,14 @@ func TestCallCancelAfter(t *testing.T) {
 		t.Errorf("exit %d, want %d (cancelled by --cancel-after, not a timeout)", code, exitCancelled)
 	}
 	// --frames shows the cancellation on the wire, naming the call's request.
-	// The elapsed time is measured from the call's start, a little after the
-	// timer was armed: ~300ms, not necessarily 3xx.
-	if !regexp.MustCompile(`cancelled after [23]\d\dms`).MatchString(errOut) {
-		t.Errorf("stderr lacks the time the call was cancelled after (~300ms):\n%s", errOut)
+	// The elapsed time counts from when the timer was armed, so it is at
+	// least what was asked; how much more depends on the machine's load, and
+	// that it is less than the call's 5 s is what exit 4 (not a result) says.
+	m := regexp.MustCompile(`cancelled after (\S+) as --cancel-after asked`).FindStringSubmatch(errOut)
+	if m == nil {
+		t.Errorf("stderr lacks the time the call was cancelled after:\n%s", errOut)
+	} else if d, err := time.ParseDuration(m[1]); err != nil || d < 300*time.Millisecond {
+		t.Errorf("cancelled after %q: want a duration of at least the 300ms asked (%v)", m[1], err)
 	}
 	for _, want := range []string{"as --cancel-after asked", "notifications/cancelled for request id=", `"method":"notifications/cancelled"`, `"requestId":`} {
 		if !strings.Contains(errOut, want) {
