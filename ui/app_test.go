@@ -61,13 +61,19 @@ func start(t *testing.T, cfg Config, w, h int) *flow {
 	f := &flow{t: t, tm: tm, p: p}
 	t.Cleanup(func() {
 		tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-		tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+		tm.WaitFinished(t, teatest.WithFinalTimeout(screenWait))
 		if err := m.Close(); err != nil {
 			t.Logf("close: %v", err)
 		}
 	})
 	return f
 }
+
+// screenWait bounds every wait for the screen or the session to show
+// something. The waits end as soon as it shows, so the bound only says how
+// long a broken flow takes to fail: it is generous, because under -race on a
+// loaded 2-core machine a real server's answer, drawn, has taken over 10 s.
+const screenWait = 2 * time.Minute
 
 // waitFor waits until every text is on the screen.
 func (f *flow) waitFor(texts ...string) {
@@ -80,7 +86,7 @@ func (f *flow) waitFor(texts ...string) {
 			}
 		}
 		return true
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	}, teatest.WithDuration(screenWait), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 // screenOnFailure reports the last screen, ANSI stripped, instead of the
@@ -93,7 +99,7 @@ type screenOnFailure struct {
 
 func (s screenOnFailure) Fatal(args ...any) {
 	s.T.Helper()
-	s.T.Fatalf("waited 10s for %q; the screen is:\n%s", s.texts, s.p.screen())
+	s.T.Fatalf("waited %s for %q; the screen is:\n%s", screenWait, s.texts, s.p.screen())
 }
 
 func (f *flow) keys(keys ...string) {
@@ -127,7 +133,7 @@ func TestFlowSeedStory(t *testing.T) {
 
 	m := f.p.Model
 	f.tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
-	f.tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+	f.tm.WaitFinished(t, teatest.WithFinalTimeout(screenWait))
 	if len(m.calls().list) != 2 {
 		t.Fatalf("the session has %d calls, want 2", len(m.calls().list))
 	}
@@ -156,7 +162,7 @@ func TestFlowServerFailsToStart(t *testing.T) {
 	n := cfg.Options.Log.Len()
 	f.keys("r")
 	teatest.WaitFor(t, f.tm.Output(), func([]byte) bool { return cfg.Options.Log.Len() > n && strings.Contains(f.p.screen(), "NOT CONNECTED") },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		teatest.WithDuration(screenWait), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 func TestFlowCommandNotFound(t *testing.T) {

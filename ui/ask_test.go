@@ -41,7 +41,7 @@ func (f *flow) pick(name string) {
 func (f *flow) waitLog(log *frames.Log, what string, ok func() bool) {
 	f.t.Helper()
 	teatest.WaitFor(screenOnFailure{f.t, f.p, []string{what}}, f.tm.Output(), func([]byte) bool { return ok() },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		teatest.WithDuration(screenWait), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 func TestFlowSamplingAnsweredInTheDialog(t *testing.T) {
