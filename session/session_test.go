@@ -135,7 +135,12 @@ func TestGarbageOnStdoutIsEvidenceAndTheSessionGoesOn(t *testing.T) {
 
 func TestFourMegabyteFrame(t *testing.T) {
 	s := open(t, Options{Target: selfTarget(t, "rough"), ProtocolVersion: "2025-11-25"})
-	ex, err := s.CallTool(ctx(t), "big", nil)
+	// 4 MiB through the tap and the SDK's decoder takes well under a second
+	// of CPU, but under -race on a loaded 2-core machine it took 17-28 s of
+	// wall clock: ctx(t)'s 20 s was a race against the machine.
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ex, err := s.CallTool(c, "big", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
