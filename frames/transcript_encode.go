@@ -40,6 +40,10 @@ func appendRecord(b []byte, f *Frame, raw []byte) []byte {
 		b = append(b, `,"err":`...)
 		b = appendStringS(b, f.Err)
 	}
+	if f.Length != 0 {
+		b = append(b, `,"length":`...)
+		b = strconv.AppendInt(b, f.Length, 10)
+	}
 	if f.HTTP != nil {
 		// Rare and small: the reflective encoder, minus its newline.
 		var buf bytes.Buffer

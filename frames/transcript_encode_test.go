@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,37 @@ func TestAppendRecordMatchesEncodingJSON(t *testing.T) {
 		if got := appendRecord(nil, &f, f.Raw); !bytes.Equal(got, want) {
 			t.Errorf("frame %d:\n got %s\nwant %s", f.Seq, got, want)
 		}
+	}
+}
+
+// Every field of Frame that reaches JSON reaches a record: a frame with all
+// of them set encodes as encoding/json encodes it, so a field added to Frame
+// and not to appendRecord fails here (the truncated frame's length once did).
+func TestAppendRecordCoversEveryField(t *testing.T) {
+	var f Frame
+	v := reflect.ValueOf(&f).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		field, sf := v.Field(i), v.Type().Field(i)
+		if sf.Tag.Get("json") == "-" {
+			continue
+		}
+		switch field.Kind() {
+		case reflect.String:
+			field.SetString("a " + sf.Name)
+		case reflect.Int, reflect.Int64:
+			field.SetInt(int64(i + 1))
+		case reflect.Struct:
+			field.Set(reflect.ValueOf(time.Date(2026, 12, 1, 9, 0, 0, 1, time.UTC)))
+		case reflect.Pointer:
+			field.Set(reflect.ValueOf(&HTTP{Method: "POST", URL: "http://127.0.0.1:1/mcp", Status: 202}))
+		default:
+			t.Fatalf("Frame.%s is a %s: teach this test (and appendRecord) to set it", sf.Name, field.Kind())
+		}
+	}
+	f.Raw = []byte(`{"jsonrpc":"2.0"}`)
+	want := reflectRecord(t, &f, f.Raw)
+	if got := appendRecord(nil, &f, f.Raw); !bytes.Equal(got, want) {
+		t.Errorf("a frame with every field set:\n got %s\nwant %s", got, want)
 	}
 }
 
