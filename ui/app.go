@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
 )
 
@@ -44,6 +45,16 @@ type Config struct {
 	// reproduced against (r): the recording's own target, or one the user
 	// named. Nil means recorded calls cannot be reproduced.
 	Reproduce *session.Options
+	// Redact is the run's one redactor: every text the TUI draws (frames,
+	// results, the header, dialogs, status lines) and every body w writes
+	// passes through its Base, so a secret the server echoes never reaches
+	// the terminal, and the fixtures P pins are redacted with it (the
+	// secrets it knows by their variable, --secret-env, are re-filled from
+	// the variable at replay). Nil: one over Options' (or Reproduce's)
+	// Redact, else over a new one. The sessions the TUI opens share its
+	// Base, so what they learn (an OAuth token, a secret-named argument) is
+	// redacted on screen too.
+	Redact *fixture.Redactor
 }
 
 // Model is the root Bubble Tea model: the panes of the pane table, the open
@@ -85,8 +96,8 @@ func New(cfg Config) *Model {
 	}
 	m := &Model{keys: newGlobalKeys(), help: help.New(), repro: &reproduction{}, attr: &attribution{}}
 	m.ctx, m.cancel = context.WithCancel(context.Background())
-	st, out := newStyles(true), &outbox{}
-	m.asks = newAsks(m.ctx, st, out)
+	st, out, red := newStyles(true), &outbox{}, runRedactor(&cfg)
+	m.asks = newAsks(m.ctx, st, out, red)
 	conn := newConnection(&cfg, m.asks.asker)
 	m.auth = newAuthFlow()
 	var browser []string
@@ -96,11 +107,11 @@ func New(cfg Config) *Model {
 		a.OnEvent, browser = m.auth.hook(a.OnEvent), a.Browser
 		conn.opts.Auth = &a
 	}
-	m.auth.panel = newAuthPanel(st, out, m.auth, func() frames.Reader { return m.env.reader }, browser)
+	m.auth.panel = newAuthPanel(st, out, red, m.auth, func() frames.Reader { return m.env.reader }, browser)
 	m.cfg = cfg
-	m.env = paneEnv{ctx: m.ctx, st: st, out: out, reader: cfg.Reader, calls: newCallLog(), conn: conn, callNotes: cfg.CallNotes}
-	m.pins = newPinning(st, out)
-	m.hdr = header{st: st, state: stateConnecting, target: conn.opts.Target.String(), title: cfg.Title, record: cfg.Record}
+	m.env = paneEnv{ctx: m.ctx, st: st, out: out, redact: red, reader: cfg.Reader, calls: newCallLog(red), conn: conn, callNotes: cfg.CallNotes}
+	m.pins = newPinning(st, out, red)
+	m.hdr = header{st: st, red: red, state: stateConnecting, target: conn.opts.Target.String(), title: cfg.Title, record: cfg.Record}
 	for s := range m.shown {
 		m.shown[s] = -1
 	}
@@ -119,6 +130,30 @@ func New(cfg Config) *Model {
 	}
 	m.setFocus(m.focus)
 	return m
+}
+
+// runRedactor settles cfg.Redact (see Config) and returns its Base, which
+// every session the TUI opens is given.
+func runRedactor(cfg *Config) *frames.Redactor {
+	if cfg.Redact == nil {
+		var base *frames.Redactor
+		for _, o := range []*session.Options{cfg.Options, cfg.Reproduce} {
+			if base == nil && o != nil {
+				base = o.Redact
+			}
+		}
+		// As jig call --pin's: the secret-looking variables of jig's own
+		// environment are known by name (a server that echoes its
+		// environment echoes them).
+		cfg.Redact = fixture.Over(base, fixture.EnvSecrets(os.Environ())...)
+	}
+	red := cfg.Redact.Base()
+	for _, o := range []*session.Options{cfg.Options, cfg.Reproduce} {
+		if o != nil && o.Redact == nil {
+			o.Redact = red
+		}
+	}
+	return red
 }
 
 // Typed access to the panes the root coordinates.
@@ -193,7 +228,10 @@ type statusLine struct {
 	isErr bool
 }
 
-func (m *Model) setStatus(text string, isErr bool) { m.status = statusLine{text, isErr} }
+// setStatus shows text in the footer, redacted: errors quote servers.
+func (m *Model) setStatus(text string, isErr bool) {
+	m.status = statusLine{m.env.redact.String(text), isErr}
+}
 
 // framesOnly reports whether only the frames pane is shown: a recording
 // opened read-only, before anything is reproduced from it.
@@ -312,7 +350,7 @@ func (m *Model) openOverlay(o overlay) {
 
 // openInfo shows the server's info and instructions.
 func (m *Model) openInfo() {
-	m.openOverlay(newTextOverlay(m.st(), "Server info", m.env.out, func(w int) (*doc, []string) {
+	m.openOverlay(newTextOverlay(m.st(), "Server info", m.env.out, m.env.redact, func(w int) (*doc, []string) {
 		return infoDoc(m.info(), w), nil
 	}))
 }

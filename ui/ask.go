@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/schema"
 	"github.com/mcpjig/jig/session"
 )
@@ -131,10 +132,10 @@ type askDialog struct {
 	width, height int
 }
 
-func newAskDialog(st *styles, out *outbox) *askDialog {
+func newAskDialog(st *styles, out *outbox, red *frames.Redactor) *askDialog {
 	ed := newTextEdit(st, false)
 	ed.numbers = true
-	return &askDialog{st: st, keys: newAskKeys(), out: out, edit: ed}
+	return &askDialog{st: st, keys: newAskKeys(), out: out, edit: ed, about: textView{red: red}}
 }
 
 // open shows q; during names the call it arrived in.
@@ -418,8 +419,8 @@ type asks struct {
 	dialog *askDialog
 }
 
-func newAsks(quit context.Context, st *styles, out *outbox) *asks {
-	return &asks{asker: newAsker(quit), dialog: newAskDialog(st, out)}
+func newAsks(quit context.Context, st *styles, out *outbox, red *frames.Redactor) *asks {
+	return &asks{asker: newAsker(quit), dialog: newAskDialog(st, out, red)}
 }
 
 func (a *asks) pending(id int) *serverAsk {

@@ -173,7 +173,7 @@ func TestFlowLogLevelNotInTheStatelessEra(t *testing.T) {
 // is checked against the requested schema as it is typed, a violation needs
 // a second ctrl+s, and the answer names the request it answers.
 func TestAskDialogChecksElicitedContent(t *testing.T) {
-	d := newAskDialog(newStyles(true), &outbox{})
+	d := newAskDialog(newStyles(true), &outbox{}, nil)
 	d.setSize(80, 20)
 	q := &serverAsk{id: 7, from: session.ServerRequest{Method: "elicitation/create", ID: "3"},
 		elicit: &mcp.ElicitParams{Message: "Who are you?", RequestedSchema: map[string]any{

@@ -123,7 +123,7 @@ func (m *Model) startAttribution(ends [2]fixture.Call) tea.Cmd {
 			a.ends[i].Recorded = &s
 		}
 	}
-	a.view = newAttributionView(m.st(), m.env.out, a)
+	a.view = newAttributionView(m.st(), m.env.out, m.env.redact, a)
 	m.openOverlay(a.view)
 	return m.nextStep()
 }
@@ -189,8 +189,8 @@ type attributionView struct {
 	w, h   int
 }
 
-func newAttributionView(st *styles, out *outbox, a *attribution) *attributionView {
-	v := &attributionView{st: st, keys: newAttributionKeys(), out: out, a: a}
+func newAttributionView(st *styles, out *outbox, red *frames.Redactor, a *attribution) *attributionView {
+	v := &attributionView{st: st, keys: newAttributionKeys(), out: out, a: a, steps: textView{red: red}, report: textView{red: red}}
 	v.refresh()
 	return v
 }
@@ -271,7 +271,7 @@ func (v *attributionView) stepsDoc() *doc {
 			id = fmt.Sprintf("call #%d ", v.a.calls[i])
 		}
 		// What came back first: it is what a narrow screen must keep.
-		b.line(role, ansi.Truncate(fmt.Sprintf("%s%-2d %-*s %s · %s%s", mark, i+1, lw, pt.Label(n), what, id, oneLine(string(pt.Arguments), 200)), max(v.w, 20), "…"))
+		b.line(role, ansi.Truncate(fmt.Sprintf("%s%-2d %-*s %s · %s%s", mark, i+1, lw, pt.Label(n), what, id, oneLine(v.steps.red, string(pt.Arguments), 200)), max(v.w, 20), "…"))
 	}
 	return b.doc()
 }

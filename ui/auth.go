@@ -114,9 +114,10 @@ type authPanel struct {
 	browser []string
 }
 
-func newAuthPanel(st *styles, out *outbox, flow *authFlow, reader func() frames.Reader, browser []string) *authPanel {
+func newAuthPanel(st *styles, out *outbox, red *frames.Redactor, flow *authFlow, reader func() frames.Reader, browser []string) *authPanel {
 	p := &authPanel{flow: flow, reader: reader, keys: newAuthKeys(), browser: browser}
-	p.textOverlay = newTextOverlay(st, "OAuth", out, func(w int) (*doc, []string) { return p.doc(w), nil })
+	// What the panel draws is redacted; o and c use the URL itself.
+	p.textOverlay = newTextOverlay(st, "OAuth", out, red, func(w int) (*doc, []string) { return p.doc(w), nil })
 	return p
 }
 

@@ -55,6 +55,7 @@ type call struct {
 	// attributionStep is the step (from 1) of the attribution this call
 	// is, or 0.
 	attributionStep int
+	red             *frames.Redactor // the run's (callLog.add sets it)
 }
 
 const (
@@ -243,9 +244,9 @@ func (c *call) writeHead(b *docBuilder) {
 	case methodReadResource:
 		b.line(roleMuted, "→ resources/read "+c.tool)
 	case methodGetPrompt:
-		b.line(roleMuted, "→ prompts/get "+c.tool+" "+oneLine(c.args, 400))
+		b.line(roleMuted, "→ prompts/get "+c.tool+" "+oneLine(c.red, c.args, 400))
 	default:
-		b.line(roleMuted, "→ "+c.tool+" "+oneLine(c.args, 400))
+		b.line(roleMuted, "→ "+c.tool+" "+oneLine(c.red, c.args, 400))
 	}
 	switch {
 	case c.argsNote == "":
@@ -266,8 +267,9 @@ func (c *call) writeHead(b *docBuilder) {
 	}
 }
 
-func oneLine(s string, limit int) string {
-	s = frames.CompactString(json.RawMessage(s))
+func oneLine(red *frames.Redactor, s string, limit int) string {
+	// Redacted before it is cut: a cut secret is not recognised.
+	s = red.String(frames.CompactString(json.RawMessage(s)))
 	if len(s) > limit {
 		s = s[:limit] + "…"
 	}
@@ -419,14 +421,17 @@ type callLog struct {
 	// request's frame index when it was marked in the frames pane, or -1.
 	mark      *fixture.Call
 	markFrame int
+	red       *frames.Redactor // given to every call, which draws what it sent
 }
 
-func newCallLog() *callLog { return &callLog{progress: make(chan progressMsg, 256), markFrame: -1} }
+func newCallLog(red *frames.Redactor) *callLog {
+	return &callLog{progress: make(chan progressMsg, 256), markFrame: -1, red: red}
+}
 
 // add numbers c and keeps it.
 func (l *callLog) add(c *call) {
 	l.nextID++
-	c.id, c.sent = l.nextID, time.Now()
+	c.id, c.sent, c.red = l.nextID, time.Now(), l.red
 	l.list = append(l.list, c)
 }
 

@@ -19,6 +19,7 @@ import (
 type catalog[T any] struct {
 	kind catalogKind[T]
 	st   *styles
+	red  *frames.Redactor
 	keys catalogKeys
 	out  *outbox
 
@@ -226,7 +227,7 @@ func (c *catalog[T]) status() string {
 	if c.loading {
 		return c.st.muted.Render("listing " + c.plural() + "…")
 	}
-	return c.st.muted.Render(ansi.Truncate(c.note, c.width, "…"))
+	return c.st.muted.Render(ansi.Truncate(c.red.String(c.note), c.width, "…"))
 }
 
 func (c *catalog[T]) view() string { return c.viewUnder(c.status()) }
@@ -238,7 +239,9 @@ func (c *catalog[T]) viewUnder(top string) string {
 	b.WriteString(top)
 	rows := make([]catalogRow, len(c.items))
 	for i := range c.items {
-		rows[i] = c.kind.row(&c.items[i])
+		r := c.kind.row(&c.items[i])
+		// Redacted before drawCatalog cuts them: a URI may carry a token.
+		rows[i] = catalogRow{c.red.String(r.name), c.red.String(r.aside)}
 	}
 	b.WriteString(drawCatalog(c.st, rows, c.list, c.width, c.focused))
 	if c.detail.height > 0 {

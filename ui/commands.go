@@ -178,6 +178,7 @@ func setLogLevel(ctx context.Context, s *session.Session, timeout time.Duration,
 func renderCall(c *call) tea.Cmd {
 	return run(func() routed {
 		d, partial := c.render()
+		redactDoc(c.red, d) // here, not when the UI draws it
 		return renderedMsg{id: c.id, doc: d, partial: partial}
 	})
 }

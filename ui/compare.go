@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 )
 
@@ -34,7 +35,7 @@ type compareView struct {
 	width, height int
 }
 
-func newCompareView(st *styles, out *outbox, a, b fixture.Call, newID int) (*compareView, error) {
+func newCompareView(st *styles, out *outbox, red *frames.Redactor, a, b fixture.Call, newID int) (*compareView, error) {
 	differ, rep, err := fixture.CompareCalls(a, b)
 	if err != nil {
 		return nil, err
@@ -44,10 +45,11 @@ func newCompareView(st *styles, out *outbox, a, b fixture.Call, newID int) (*com
 	sort.SliceStable(rep.Differences, func(i, j int) bool {
 		return !strings.HasPrefix(rep.Differences[i].Path, "/tool") && strings.HasPrefix(rep.Differences[j].Path, "/tool")
 	})
-	v := &compareView{st: st, keys: newCompareKeys(), out: out, a: a, b: b, newID: newID, differ: differ, report: rep}
+	v := &compareView{st: st, keys: newCompareKeys(), out: out, a: a, b: b, newID: newID, differ: differ, report: rep,
+		summary: textView{red: red}, left: textView{red: red}, right: textView{red: red}}
 	var lb, rb docBuilder
-	writeRecordedCall(&lb, a)
-	writeRecordedCall(&rb, b)
+	writeRecordedCall(&lb, red, a)
+	writeRecordedCall(&rb, red, b)
 	v.left.setDoc(lb.doc())
 	v.right.setDoc(rb.doc())
 	return v, nil
@@ -75,8 +77,8 @@ func (v *compareView) drifted() bool {
 func (v *compareView) summaryDoc() *doc {
 	var b docBuilder
 	w := v.width
-	b.line(rolePlain, wrapHanging(fmt.Sprintf("A  %s · %s %s", v.a.Label, v.a.Name, oneLine(string(v.a.Arguments), 300)), "   ", w))
-	b.line(rolePlain, wrapHanging(fmt.Sprintf("B  %s · %s %s", v.b.Label, v.b.Name, oneLine(string(v.b.Arguments), 300)), "   ", w))
+	b.line(rolePlain, wrapHanging(fmt.Sprintf("A  %s · %s %s", v.a.Label, v.a.Name, oneLine(v.summary.red, string(v.a.Arguments), 300)), "   ", w))
+	b.line(rolePlain, wrapHanging(fmt.Sprintf("B  %s · %s %s", v.b.Label, v.b.Name, oneLine(v.summary.red, string(v.b.Arguments), 300)), "   ", w))
 	argRole := roleOK
 	if len(v.differ) > 0 {
 		argRole = roleWarn

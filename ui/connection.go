@@ -35,7 +35,7 @@ type connection struct {
 }
 
 func newConnection(cfg *Config, a *asker) *connection {
-	c := &connection{readOnly: cfg.Options == nil, reproduce: cfg.Reproduce, timeout: cfg.Timeout}
+	c := &connection{readOnly: cfg.Options == nil, reproduce: cfg.Reproduce, timeout: cfg.Timeout, failure: textView{red: cfg.Redact.Base()}}
 	if !c.readOnly {
 		c.opts = *cfg.Options
 		// The server's requests for a human come to the TUI's dialog.

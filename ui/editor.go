@@ -55,7 +55,7 @@ func newEditorPane(env *paneEnv) *editorPane {
 	ta := newTextEdit(env.st, false)
 	ta.numbers = true
 	ta.placeholder = "pick a tool (1, then enter) to start from its input schema"
-	e := &editorPane{st: env.st, keys: newEditorKeys(), out: env.out, ta: ta, env: env}
+	e := &editorPane{st: env.st, keys: newEditorKeys(), out: env.out, ta: ta, env: env, problems: textView{red: env.redact}}
 	e.revalidate()
 	return e
 }

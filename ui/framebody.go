@@ -182,12 +182,16 @@ func (p *framesPane) bodyNoteLine() string {
 		return ""
 	}
 	if e := p.r.Frame(b.shownFor).Err; e != "" {
-		return p.st.frameInvalid.Render(ansi.Truncate("! "+e, p.width, "…"))
+		return p.st.frameInvalid.Render(ansi.Truncate("! "+p.env.redact.String(e), p.width, "…"))
+	}
+	note := b.note
+	if b.bytes.redacted {
+		note += " · secrets redacted"
 	}
 	if b.split {
-		return p.st.muted.Render(fitTo(b.note+" · "+b.bytes.position(), b.bytes.width) + " " + ansi.Truncate(b.sideNote, b.side.width, "…"))
+		return p.st.muted.Render(fitTo(note+" · "+b.bytes.position(), b.bytes.width) + " " + ansi.Truncate(b.sideNote, b.side.width, "…"))
 	}
-	return p.st.muted.Render(ansi.Truncate(b.note+" · "+b.bytes.position(), p.width, "…"))
+	return p.st.muted.Render(ansi.Truncate(note+" · "+b.bytes.position(), p.width, "…"))
 }
 
 func (p *framesPane) bodyView() string {

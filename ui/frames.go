@@ -81,7 +81,7 @@ func newFramesPane(env *paneEnv) *framesPane {
 	ti.prompt = "/ "
 	ti.placeholder = "method, tool=NAME, id=…, or text in the summary"
 	p := &framesPane{env: env, st: env.st, keys: newFramesKeys(), ikeys: newInputKeys(), out: env.out, r: env.reader,
-		filter: frameFilter{input: ti}, follow: true, body: frameBody{shownFor: -1},
+		filter: frameFilter{input: ti}, follow: true, body: frameBody{shownFor: -1, bytes: textView{red: env.redact}, side: textView{red: env.redact}},
 		tl: timeline{marks: map[int]string{}}, notes: frameNotes{toolOf: map[int]string{}, noteOf: map[int]string{}}}
 	p.grow(p.r.Len())
 	return p
@@ -516,7 +516,8 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 	}
 	off := fmt.Sprintf("%+.3fs", f.Time.Sub(p.start).Seconds())
 	left := fmt.Sprintf("%s#%-*d %8s %s %-7s ", gutter, seqW, f.Seq, off, f.Dir.Arrow(), kindLabel(f))
-	line := ansi.Truncate(left+p.fitRow(p.what(i), p.rowRight(i), p.width-ansi.StringWidth(left)), p.width, "…")
+	what := p.env.redact.String(p.what(i)) // before fitRow cuts it
+	line := ansi.Truncate(left+p.fitRow(what, p.rowRight(i), p.width-ansi.StringWidth(left)), p.width, "…")
 	switch {
 	case selected && p.focused && !p.body.focused:
 		return p.st.selected.Render(padRight(line, p.width))
@@ -549,7 +550,7 @@ func (p *framesPane) what(i int) string {
 	f := p.r.Frame(i)
 	switch f.Kind {
 	case frames.KindStderr:
-		return "| " + sanitize(f.Raw[:min(len(f.Raw), 4*p.width)])
+		return "| " + sanitize(redactedHead(p.env.redact, f.Raw, 4*p.width))
 	case frames.KindInvalid, frames.KindBatch:
 		return f.Err
 	case frames.KindTransport:

@@ -184,7 +184,7 @@ func (m *Model) footerKeys() []key.Binding {
 // them, with the keys that do nothing now and why.
 func (m *Model) openHelp() {
 	name, own := paneTable[m.focus].name, m.panes[m.focus].actions()
-	m.openOverlay(newTextOverlay(m.st(), "Keys", m.env.out, func(w int) (*doc, []string) {
+	m.openOverlay(newTextOverlay(m.st(), "Keys", m.env.out, m.env.redact, func(w int) (*doc, []string) {
 		return nil, m.helpLines(name, own, w)
 	}))
 }

@@ -27,6 +27,7 @@ const (
 // header shows who jig is talking to and what each side declared.
 type header struct {
 	st     *styles
+	red    *frames.Redactor
 	state  connState
 	target string // what the user asked for, e.g. "demo server" or the command
 	title  string // read-only mode: what is being shown
@@ -43,7 +44,7 @@ type header struct {
 func (h *header) setSize(w int) { h.width = w }
 
 func (h *header) view() string {
-	return ansi.Truncate(h.first(), h.width, "…") + "\n" + ansi.Truncate(h.second(), h.width, "…")
+	return ansi.Truncate(h.red.String(h.first()), h.width, "…") + "\n" + ansi.Truncate(h.red.String(h.second()), h.width, "…")
 }
 
 // first is who jig is talking to and in what state.

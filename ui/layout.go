@@ -129,7 +129,7 @@ func (m *Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "jig"
 	if n := m.hdr.info.ServerName; n != "" {
-		v.WindowTitle = "jig · " + n
+		v.WindowTitle = "jig · " + sanitize([]byte(m.env.redact.String(n)))
 	}
 	return v
 }
@@ -152,7 +152,7 @@ func (m *Model) render() string {
 		if m.conn().failed() && m.focus != paneFrames {
 			lines = append(lines, fit(m.conn().failure.view(m.st()), r.w, r.h)...)
 		} else {
-			lines = append(lines, fit(m.panes[m.focus].view(), r.w, r.h)...)
+			lines = append(lines, fit(m.paneView(m.focus), r.w, r.h)...)
 		}
 	default:
 		lines = append(lines, m.columns()...)
@@ -166,7 +166,7 @@ func (m *Model) overlayBox() []string {
 	r, c := m.overlayRect(), m.overlayContent()
 	iw, _ := overlayInset.GetFrameSize()
 	pad := strings.Repeat(" ", iw/2)
-	body := fit(m.overlay.view(), c.w, c.h)
+	body := fit(m.env.redact.String(m.overlay.view()), c.w, c.h)
 	for i := range body {
 		body[i] = pad + body[i]
 	}
@@ -200,7 +200,19 @@ func (m *Model) columns() []string {
 // slotBox draws the pane a slot shows in its border.
 func (m *Model) slotBox(s slot) []string {
 	id, r := m.shown[s], m.lay.slots[s]
-	return box(m.st(), m.slotTitle(s), m.panes[id].view(), r.w, r.h, m.focus == id)
+	return box(m.st(), m.slotTitle(s), m.paneView(id), r.w, r.h, m.focus == id)
+}
+
+// paneView is what pane id draws, redacted once more as a whole: the panes
+// redact what they read before they wrap or cut it, and this catches what
+// any of them drew whole without. The editor is left as typed: it is the
+// user's own text on the user's own terminal, and a placeholder in place of
+// what they are typing would make it uneditable.
+func (m *Model) paneView(id paneID) string {
+	if id == paneEditor {
+		return m.panes[id].view()
+	}
+	return m.env.redact.String(m.panes[id].view())
 }
 
 // slotTitle names the pane a slot shows and the keys of the panes that

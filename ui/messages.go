@@ -286,7 +286,11 @@ type writeMsg struct {
 	data []byte
 }
 
-func (msg writeMsg) route(m *Model) tea.Cmd { return write(m.cfg.SaveDir, msg.name, msg.data) }
+func (msg writeMsg) route(m *Model) tea.Cmd {
+	// What w writes is as private as what is drawn: the bytes as they
+	// crossed, with the secrets in them (and in the name) redacted.
+	return write(m.cfg.SaveDir, m.env.redact.String(msg.name), m.env.redact.Bytes(msg.data))
+}
 
 // pinCallMsg asks to open the pin dialog for call id.
 type pinCallMsg struct{ id int }

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // An overlay is a box over the panes that has the keyboard while it is
@@ -43,8 +45,8 @@ type textOverlay struct {
 	w, h  int
 }
 
-func newTextOverlay(st *styles, name string, out *outbox, content func(width int) (*doc, []string)) *textOverlay {
-	return &textOverlay{st: st, name: name, keys: newOverlayKeys(), out: out, content: content}
+func newTextOverlay(st *styles, name string, out *outbox, red *frames.Redactor, content func(width int) (*doc, []string)) *textOverlay {
+	return &textOverlay{st: st, name: name, keys: newOverlayKeys(), out: out, content: content, body: textView{red: red}}
 }
 
 func (o *textOverlay) title() string { return o.name }

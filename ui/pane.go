@@ -90,6 +90,7 @@ type paneEnv struct {
 	ctx    context.Context // the Model's life: work a pane starts ends with it
 	st     *styles
 	out    *outbox
+	redact *frames.Redactor // what every text drawn or written passes through
 	reader frames.Reader
 	calls  *callLog
 	conn   *connection

@@ -54,7 +54,7 @@ func testEnv(r frames.Reader) *paneEnv {
 	if r == nil {
 		r = frames.NewLog(nil)
 	}
-	return &paneEnv{st: newStyles(true), out: &outbox{}, reader: r, calls: newCallLog(), conn: &connection{}}
+	return &paneEnv{st: newStyles(true), out: &outbox{}, reader: r, calls: newCallLog(nil), conn: &connection{}}
 }
 
 // A keyed is what keys can be sent to: a pane or an overlay.

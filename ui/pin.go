@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/replay"
@@ -74,8 +75,8 @@ const (
 
 var pinFieldLabels = [pinFieldCount]string{"scenario", "note", "file", "calls"}
 
-func newPinDialog(st *styles) *pinDialog {
-	d := &pinDialog{st: st, keys: newPinKeys()}
+func newPinDialog(st *styles, red *frames.Redactor) *pinDialog {
+	d := &pinDialog{st: st, keys: newPinKeys(), review: textView{red: red}}
 	for i := range d.fields {
 		d.fields[i] = newTextEdit(st, true)
 	}
@@ -107,8 +108,8 @@ func (d *pinDialog) open(token int, c *call, probes bool, before int) {
 		scenario = "call"
 	}
 	*d = pinDialog{st: d.st, keys: d.keys, out: d.out, fields: d.fields, width: d.width, height: d.height,
-		token: token, callID: c.id, probes: probes, before: before}
-	d.head = fmt.Sprintf("call #%d → %s %s  %s", c.id, c.tool, oneLine(c.args, 200), ansi.Strip(c.badge(d.st)))
+		token: token, callID: c.id, probes: probes, before: before, review: textView{red: d.review.red}}
+	d.head = fmt.Sprintf("call #%d → %s %s  %s", c.id, c.tool, oneLine(d.review.red, c.args, 200), ansi.Strip(c.badge(d.st)))
 	d.fields[fieldScenario].setValue(scenario)
 	d.fields[fieldNote].setValue("")
 	d.fields[fieldPath].setValue(defaultPinPath(scenario))
@@ -435,8 +436,8 @@ type pinning struct {
 	cancel context.CancelFunc
 }
 
-func newPinning(st *styles, out *outbox) *pinning {
-	d := newPinDialog(st)
+func newPinning(st *styles, out *outbox, red *frames.Redactor) *pinning {
+	d := newPinDialog(st, red)
 	d.out = out
 	return &pinning{dialog: d}
 }
@@ -495,6 +496,7 @@ func (m *Model) buildPin(msg buildPinMsg) tea.Cmd {
 		Tool:     c.def,
 		Probe:    -1,
 		Vars:     s.Vars(),
+		Redactor: m.cfg.Redact,
 	}
 	if n > 1 {
 		// Calling the last step again here would see what the earlier

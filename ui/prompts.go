@@ -76,7 +76,7 @@ type promptsPane struct {
 }
 
 func newPromptsPane(env *paneEnv) *promptsPane {
-	return &promptsPane{catalog[promptInfo]{kind: promptKind, st: env.st, keys: newPromptsKeys(), out: env.out}}
+	return &promptsPane{catalog[promptInfo]{kind: promptKind, st: env.st, red: env.redact, keys: newPromptsKeys(), out: env.out, detail: textView{red: env.redact}}}
 }
 
 func (p *promptsPane) title() string { return p.titled("Prompts") }

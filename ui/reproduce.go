@@ -189,7 +189,7 @@ func requestIndex(r frames.Reader, i int) int {
 // openCompare shows b against a; newID is b's call id when b is a call of
 // this session (so it can be pinned or edited from the comparison).
 func (m *Model) openCompare(a, b fixture.Call, newID int) {
-	v, err := newCompareView(m.st(), m.env.out, a, b, newID)
+	v, err := newCompareView(m.st(), m.env.out, m.env.redact, a, b, newID)
 	if err != nil {
 		m.setStatus("cannot compare: "+err.Error(), true)
 		return

@@ -52,8 +52,8 @@ func newResourcesPane(env *paneEnv) *resourcesPane {
 	ti.prompt = "uri: "
 	ti.placeholder = "any URI, sent exactly as typed"
 	return &resourcesPane{
-		catalog:   catalog[resourceInfo]{kind: resourceKind, st: env.st, keys: newResourcesKeys(), out: env.out},
-		templates: catalog[templateInfo]{kind: templateKind, st: env.st, keys: newTemplatesKeys(), out: env.out},
+		catalog:   catalog[resourceInfo]{kind: resourceKind, st: env.st, red: env.redact, keys: newResourcesKeys(), out: env.out, detail: textView{red: env.redact}},
+		templates: catalog[templateInfo]{kind: templateKind, st: env.st, red: env.redact, keys: newTemplatesKeys(), out: env.out, detail: textView{red: env.redact}},
 		ukeys:     newURIKeys(),
 		uri:       ti,
 	}

@@ -25,7 +25,7 @@ type resultPane struct {
 }
 
 func newResultPane(env *paneEnv) *resultPane {
-	return &resultPane{env: env, st: env.st, keys: newResultKeys(), out: env.out, cur: -1}
+	return &resultPane{env: env, st: env.st, keys: newResultKeys(), out: env.out, cur: -1, body: textView{red: env.redact}}
 }
 
 func (p *resultPane) calls() []*call { return p.env.calls.list }
@@ -183,7 +183,7 @@ func (p *resultPane) head() string {
 		// gets cut, never whether the call worked.
 		num := p.st.label.Render(fmt.Sprintf("call %d/%d #%d", p.cur+1, len(p.calls()), c.id))
 		room := max(p.width-ansi.StringWidth(num)-ansi.StringWidth(state)-2, 0)
-		head = num + " " + state + " " + p.st.label.Render(ansi.Truncate(c.title(), room, "…"))
+		head = num + " " + state + " " + p.st.label.Render(ansi.Truncate(p.env.redact.String(c.title()), room, "…"))
 	}
 	return ansi.Truncate(head, p.width, "…")
 }

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // A doc is a body of text indexed by line, so that a 10 MB frame costs one
@@ -17,6 +19,9 @@ type doc struct {
 	data  []byte
 	lines []int // start offset of every logical line
 	roles map[int]role
+	// shown is the doc as it is drawn, redacted (see redactDoc): itself
+	// when it holds no secret, nil until it has been redacted.
+	shown *doc
 }
 
 func newDoc(data []byte) *doc {
@@ -88,6 +93,13 @@ func (b *docBuilder) doc() *doc {
 // A textView scrolls a doc, soft-wrapped to its width. Wrapping is computed
 // once per (doc, width); drawing touches only the visible rows.
 type textView struct {
+	// red redacts every doc the view is given before it is wrapped, so a
+	// secret is never drawn, whole or cut across rows. Nil redacts the
+	// shapes of tokens only: give a view the run's redactor.
+	red *frames.Redactor
+	// redacted reports that the doc shown had secrets taken out of it.
+	redacted bool
+
 	doc    *doc
 	width  int
 	height int
@@ -96,7 +108,7 @@ type textView struct {
 }
 
 func (v *textView) setDoc(d *doc) {
-	v.doc = d
+	v.doc = v.redact(d)
 	v.top = 0
 	v.rewrap()
 }
@@ -105,10 +117,41 @@ func (v *textView) setDoc(d *doc) {
 // same content, e.g. after the styles changed).
 func (v *textView) keepDoc(d *doc) {
 	top := v.top
-	v.doc = d
+	v.doc = v.redact(d)
 	v.rewrap()
 	v.top = top
 	v.clamp()
+}
+
+func (v *textView) redact(d *doc) *doc {
+	r := redactDoc(v.red, d)
+	v.redacted = r != d
+	return r
+}
+
+// redactDoc returns d with the secrets in it replaced by placeholders: d
+// itself when it holds none. Its roles stay on their lines unless a secret
+// spanned lines. The result is kept in d, so a doc drawn again (a call
+// shown again, a large result redacted off the UI goroutine) costs nothing.
+func redactDoc(red *frames.Redactor, d *doc) *doc {
+	if d == nil || len(d.data) == 0 {
+		return d
+	}
+	if d.shown != nil {
+		return d.shown
+	}
+	d.shown = d
+	data := red.Bytes(d.data)
+	if len(data) == len(d.data) && &data[0] == &d.data[0] {
+		return d
+	}
+	r := newDoc(data)
+	r.shown = r
+	if len(r.lines) == len(d.lines) {
+		r.roles = d.roles
+	}
+	d.shown = r
+	return r
 }
 
 func (v *textView) setSize(w, h int) {
@@ -223,6 +266,17 @@ func (v *textView) view(st *styles) string {
 		out.WriteString(text)
 	}
 	return out.String()
+}
+
+// redactSlack is how far past what a row shows redactedHead reads, so a
+// secret that starts in the part shown is recognised whole.
+const redactSlack = 16 << 10
+
+// redactedHead is the first n bytes of p, redacted: a row shows the start
+// of a line that may be megabytes long.
+func redactedHead(red *frames.Redactor, p []byte, n int) []byte {
+	p = red.Bytes(p[:min(len(p), n+redactSlack)])
+	return p[:min(len(p), n)]
 }
 
 // sanitize makes bytes safe to draw: control characters become their

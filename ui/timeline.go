@@ -319,7 +319,7 @@ func (p *framesPane) renderedCall(i int) (*doc, string) {
 		b.line(roleError, err.Error())
 		return b.doc(), "rendered"
 	}
-	writeRecordedCall(&b, c)
+	writeRecordedCall(&b, p.env.redact, c)
 	if p.env.callNotes != nil {
 		if notes := p.env.callNotes(i); len(notes) > 0 {
 			b.line(rolePlain, "")
@@ -349,8 +349,8 @@ func writeIndented(b *docBuilder, raw json.RawMessage) {
 
 // writeRecordedCall renders a recorded tools/call: its arguments, then its
 // response as the result pane would show it.
-func writeRecordedCall(b *docBuilder, c fixture.Call) {
-	b.line(roleMuted, "→ "+c.Name+" "+oneLine(string(c.Arguments), 400))
+func writeRecordedCall(b *docBuilder, red *frames.Redactor, c fixture.Call) {
+	b.line(roleMuted, "→ "+c.Name+" "+oneLine(red, string(c.Arguments), 400))
 	switch {
 	case len(c.Error) > 0:
 		var e struct {

@@ -60,6 +60,7 @@ func (t *toolInfo) displayTitle() string {
 // tool's annotations and schemas.
 type toolsPane struct {
 	st    *styles
+	red   *frames.Redactor
 	keys  toolsKeys
 	ikeys inputKeys
 	out   *outbox
@@ -85,7 +86,7 @@ func newToolsPane(env *paneEnv) *toolsPane {
 	ti := newTextEdit(env.st, true)
 	ti.prompt = "/ "
 	ti.placeholder = "filter by name"
-	return &toolsPane{st: env.st, keys: newToolsKeys(), ikeys: newInputKeys(), out: env.out, filter: ti, loading: true}
+	return &toolsPane{st: env.st, red: env.redact, keys: newToolsKeys(), ikeys: newInputKeys(), out: env.out, filter: ti, loading: true, detail: textView{red: env.redact}}
 }
 
 func (p *toolsPane) title() string {
@@ -425,7 +426,7 @@ func (p *toolsPane) view() string {
 		if t.invalid {
 			mark = "! "
 		}
-		name := t.Name
+		name := p.red.String(t.Name) // before the row is cut
 		bd := badges(t.Annotations)
 		gap := p.width - ansi.StringWidth(mark+name) - ansi.StringWidth(bd)
 		row := mark + name
