@@ -218,6 +218,7 @@ func TestReplayFlags(t *testing.T) {
 func TestOpenCompareProxySessionsFlags(t *testing.T) {
 	checkFlags(t, newOpenCmd, []string{"run.jsonl"}, nil, []flagCase[openOptions]{
 		{name: "text", args: []string{"run.jsonl", "--text"}, want: func(o *openOptions) { o.text = true }},
+		{name: "secrets", args: []string{"run.jsonl", "--secret-env", "A"}, want: func(o *openOptions) { o.secretEnv = []string{"A"} }},
 		{name: "reproduce against release 2", args: []string{"run.jsonl", "--release", "2"}, want: func(o *openOptions) {
 			o.target.release, o.releaseChanged = 2, true
 		}},
@@ -265,9 +266,13 @@ func TestTUIFlags(t *testing.T) {
 	checkFlags(t, newConnectCmd, nil, nil, []flagCase[tuiOptions]{
 		{name: "a server", args: []string{"--", "node", "s.js"}, want: func(o *tuiOptions) { o.command = []string{"node", "s.js"} }},
 		{name: "a URL", args: []string{"--url", "http://h/mcp"}, want: func(o *tuiOptions) { o.target.url = "http://h/mcp" }},
+		{name: "secrets", args: []string{"--secret-env", "A", "--secret-env", "B", "--", "s"}, want: func(o *tuiOptions) {
+			o.secretEnv, o.command = []string{"A", "B"}, []string{"s"}
+		}},
 	})
 	checkFlags(t, newDemoCmd, nil, nil, []flagCase[tuiOptions]{
 		{name: "demo is the demo", args: []string{"--release", "2"}, want: func(o *tuiOptions) { o.target.demo, o.target.release = true, 2 }},
+		{name: "secrets", args: []string{"--secret-env", "A"}, want: func(o *tuiOptions) { o.target.demo, o.secretEnv = true, []string{"A"} }},
 	})
 	checkFlags(t, newServeDemoCmd, nil, nil, []flagCase[serveDemoOptions]{
 		{name: "release", args: []string{"--release", "2"}, want: func(o *serveDemoOptions) { o.release = 2 }},

@@ -26,6 +26,7 @@ type openOptions struct {
 	command        []string // the server's command after --
 	text           bool
 	releaseChanged bool
+	secretEnv      []string
 }
 
 const openLong = `Open a recorded session in the TUI: jig's own transcripts (from jig proxy,
@@ -76,10 +77,15 @@ func newOpenCmd(st *streams, runF runFunc[openOptions]) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&o.text, "text", false, "print the frames as text instead of opening the TUI")
 	o.target.bind(cmd)
+	bindSecretEnv(cmd, &o.secretEnv)
 	return cmd
 }
 
 func runOpen(ctx context.Context, o *openOptions, st *streams) error {
+	red, err := runRedactor(st, o.secretEnv) // --text prints through it too
+	if err != nil {
+		return err
+	}
 	f, err := importer.Open(o.file)
 	if err != nil {
 		return usageErr("open %s: %v", o.file, err)
@@ -97,6 +103,8 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	if err != nil {
 		return err
 	}
+	shareRedactor(st, repro)
+	cfg.Redact = red
 	if repro != nil && o.target.record != "" && !o.target.noRecord {
 		stop, err := o.target.startRecording(st, *repro, "reproduce")
 		if err != nil {

@@ -195,3 +195,30 @@ func TestPlantedSecretsReachNoReplayOutput(t *testing.T) {
 		t.Errorf("the echoed argument is not a reversible reference:\n%s", outputs[filepath.Join(fixtures, "echo.json")])
 	}
 }
+
+// The TUI's commands take --secret-env: a variable that is not set is a
+// usage error before the TUI takes the terminal, and jig open --text (the
+// same redactor as the screen) redacts a value a recording did not know
+// was secret.
+func TestTUISecretEnv(t *testing.T) {
+	for _, args := range [][]string{{"--secret-env", "JIG_TUI_UNSET"}, {"demo", "--secret-env", "JIG_TUI_UNSET"},
+		{"connect", "--secret-env", "JIG_TUI_UNSET", "--", "node", "s.js"}, {"open", "run.jsonl", "--secret-env", "JIG_TUI_UNSET"}} {
+		code, _, errOut := jig(t, "", args...)
+		if code != exitUsage || !strings.Contains(errOut, "--secret-env JIG_TUI_UNSET: the environment variable is not set") {
+			t.Errorf("jig %s: exit %d, stderr:\n%s", strings.Join(args, " "), code, errOut)
+		}
+	}
+	const value = "unmarked-value-0f1e2d3c4b5a"
+	rec := filepath.Join(t.TempDir(), "run.jsonl")
+	if code, _, errOut := jig(t, "", "call", "echo", "--demo", "--args", `{"text":"`+value+`"}`, "--record", rec); code != exitOK {
+		t.Fatalf("call: exit %d\n%s", code, errOut)
+	}
+	if code, out, _ := jig(t, "", "open", rec, "--text"); code != exitOK || !strings.Contains(out, value) {
+		t.Fatalf("the recording does not hold the value unredacted: the test proves nothing (exit %d)\n%s", code, out)
+	}
+	t.Setenv("JIG_TUI_MARKED", value)
+	code, out, errOut := jig(t, "", "open", rec, "--text", "--secret-env", "JIG_TUI_MARKED")
+	if code != exitOK || strings.Contains(out+errOut, value) || !strings.Contains(out, "[REDACTED:") {
+		t.Errorf("open --text --secret-env: exit %d, the value is still there or no placeholder:\n%s\n%s", code, out, errOut)
+	}
+}

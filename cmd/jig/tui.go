@@ -18,8 +18,25 @@ import (
 
 // tuiOptions are bare jig's, jig demo's and jig connect's: a target.
 type tuiOptions struct {
-	target  targetFlags
-	command []string // the server's command after --
+	target    targetFlags
+	command   []string // the server's command after --
+	secretEnv []string
+}
+
+// bindSecretEnv is --secret-env of the commands that open the TUI: what it
+// draws, records and pins is redacted with the variables' values.
+func bindSecretEnv(cmd *cobra.Command, names *[]string) {
+	cmd.Flags().StringArrayVar(names, "secret-env", nil, "redact the value of environment variable NAME wherever it appears: on screen, in the recording, in what w writes and in fixtures P pins (re-filled from $NAME at replay; repeatable)")
+}
+
+// shareRedactor gives the sessions the TUI opens the run's redactor,
+// knowing their target's secrets, so that the screen, the recording and the
+// pins redact the same values.
+func shareRedactor(st *streams, o *session.Options) {
+	if o != nil {
+		st.redact.Add(o.Target.Secrets()...)
+		o.Redact = st.redact
+	}
 }
 
 func newDemoCmd(st *streams, runF runFunc[tuiOptions]) *cobra.Command {
@@ -34,6 +51,7 @@ func newDemoCmd(st *streams, runF runFunc[tuiOptions]) *cobra.Command {
 		},
 	}
 	o.target.bind(cmd)
+	bindSecretEnv(cmd, &o.secretEnv)
 	return cmd
 }
 
@@ -48,6 +66,7 @@ func newConnectCmd(st *streams, runF runFunc[tuiOptions]) *cobra.Command {
 		},
 	}
 	o.target.bind(cmd)
+	bindSecretEnv(cmd, &o.secretEnv)
 	return cmd
 }
 
@@ -115,12 +134,17 @@ func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
 	if err := promptInputs(st, &opts.Target); err != nil {
 		return err
 	}
+	red, err := runRedactor(st, o.secretEnv)
+	if err != nil {
+		return err
+	}
+	shareRedactor(st, &opts)
 	stopRecording, err := o.target.startRecording(st, opts, "tui")
 	if err != nil {
 		return err
 	}
 	defer stopRecording()
-	m := ui.New(ui.Config{Options: &opts, Timeout: o.target.timeout})
+	m := ui.New(ui.Config{Options: &opts, Timeout: o.target.timeout, Redact: red})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
 	_, runErr := p.Run()
 	closeErr := m.Close()
