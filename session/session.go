@@ -593,6 +593,10 @@ func (s *Session) Info() Info { return s.info }
 // Vars returns the session's variables (Options.Vars).
 func (s *Session) Vars() map[string]string { return s.opts.Vars }
 
+// Redactor returns the session's redactor (Options.Redact), which knows its
+// target's secrets and what it learned since.
+func (s *Session) Redactor() *frames.Redactor { return s.opts.Redact }
+
 // Stderr returns the server's last stderr lines (stdio targets only).
 func (s *Session) Stderr() []string {
 	if s.proc == nil {

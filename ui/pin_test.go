@@ -164,3 +164,30 @@ func TestFlowPinScenario(t *testing.T) {
 		t.Errorf("the pinned scenario drifted in a fresh session: err %v, report %+v", o.Err, o.Report)
 	}
 }
+
+// TestFlowWriteIsRedacted: w writes a frame's body as every other output
+// is written, through the session's redactor: an echoed token is not in
+// the file.
+func TestFlowWriteIsRedacted(t *testing.T) {
+	const token = "ghp_0123456789abcdefghijABCDEFGHIJ0123456789"
+	dir := t.TempDir()
+	cfg := demoConfig(1)
+	cfg.SaveDir = dir
+	f := start(t, cfg, 120, 35)
+	f.waitFor("● connected", "get_report")
+	f.keys("g", "j", "enter") // echo
+	f.waitFor(`"text": ""`, "EDITING")
+	f.keys("down", "end", "left", token)
+	f.keys("ctrl+s")
+	f.waitFor("call 1/1 #1 ✓ ok", "echo")
+	f.keys("esc", "4", "G", "w")
+	f.waitFor("wrote " + dir)
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) != 1 {
+		t.Fatalf("w wrote %v, want one file", files)
+	}
+	b, _ := os.ReadFile(files[0])
+	if strings.Contains(string(b), token) || !strings.Contains(string(b), "[REDACTED:") {
+		t.Errorf("the written body holds the echoed token, or no placeholder:\n%s", b)
+	}
+}
