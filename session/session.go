@@ -371,7 +371,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 		if release == 0 {
 			release = 1
 		}
-		srv, err := demo.New(release)
+		srv, err := demoServer(release)
 		if err != nil {
 			return nil, &UsageError{err}
 		}
@@ -431,6 +431,33 @@ func exitOr(err error) string {
 		return "exit status 0"
 	}
 	return err.Error()
+}
+
+// demoServers hold one demo server per release that keeps no state between
+// calls (1 and 2): every in-process session shares it, as clients share a
+// real server, because building one resolves its tools' schemas, which costs
+// more than a whole session (a replay opens one per fixture). A release whose
+// answers depend on the calls before them gets a server of its own.
+var (
+	demoMu      sync.Mutex
+	demoServers = map[int]*mcp.Server{}
+)
+
+func demoServer(release int) (*mcp.Server, error) {
+	if release > 2 {
+		return demo.New(release)
+	}
+	demoMu.Lock()
+	defer demoMu.Unlock()
+	if srv, ok := demoServers[release]; ok {
+		return srv, nil
+	}
+	srv, err := demo.New(release)
+	if err != nil {
+		return nil, err
+	}
+	demoServers[release] = srv
+	return srv, nil
 }
 
 // detached connects a transport with a context that outlives the handshake:

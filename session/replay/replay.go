@@ -191,10 +191,14 @@ func Run(ctx context.Context, cases []Case, opts Options) []Outcome {
 		opts.Redactor = fixture.NewRedactor()
 	}
 	out := make([]Outcome, len(cases))
+	seen := map[string]bool{} // targets whose secrets the redactor has
 	for i, c := range cases {
 		out[i].Case = c
 		out[i].Target, out[i].Err = caseTarget(c, opts.Override)
-		opts.Redactor.Add(fixture.Values(out[i].Target.Secrets()...)...)
+		if k := string(out[i].Target.JSON()); !seen[k] {
+			seen[k] = true
+			opts.Redactor.Add(fixture.Values(out[i].Target.Secrets()...)...)
+		}
 		for _, name := range c.Fixture.SecretRefs() {
 			if v, ok := opts.Getenv(name); ok {
 				opts.Redactor.Add(fixture.Secret{Value: v, Env: name})
