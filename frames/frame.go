@@ -114,6 +114,10 @@ func (f *Frame) Size() int {
 	return len(f.Raw)
 }
 
+// ProbeRefusal is the Note of the error, with no id, that an older server
+// answered jig's server/discover era probe with in the HTTP response to it.
+const ProbeRefusal = "the answer to jig's era probe (server/discover): an older server refuses it, and jig goes on with initialize"
+
 // DefaultMaxFrame is the default frame limit: a server line, HTTP body or
 // event larger than this is recorded truncated instead of read whole, so an
 // endless line cannot exhaust memory. Generous: real frames of 4 MB+ exist.
@@ -502,11 +506,15 @@ func AnswerIDs(f *Frame) []string {
 // stray output, invalid JSON or JSON-RPC, batches, errors tied to no request
 // — which a capture kept as evidence but did not hand to the SDK, from
 // index from on.
+//
+// An era probe's refusal (Note [ProbeRefusal]) is left out: a server of
+// an older era answers jig's server/discover with an error that carries no
+// id, as it should, and jig goes on with initialize.
 func Withheld(r Reader, from int) []*Frame {
 	var out []*Frame
 	for i := from; i < r.Len(); i++ {
 		f := r.Frame(i)
-		if f.Dir != ServerToClient || f.Kind == KindStderr || f.Kind == KindTransport || f.Dispatchable() {
+		if f.Dir != ServerToClient || f.Kind == KindStderr || f.Kind == KindTransport || f.Dispatchable() || f.Note == ProbeRefusal {
 			continue
 		}
 		out = append(out, f)

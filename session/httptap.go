@@ -207,7 +207,13 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			note := frames.StatusNote(resp, string(trimmed))
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
 		default:
-			got := t.log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo})
+			f := frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo}
+			f.Classify()
+			if probing && f.Kind == frames.KindError && (f.ID == "" || f.ID == "null") {
+				// The HTTP response answers the probe, whatever its id says.
+				f.Note, f.Err = frames.ProbeRefusal, ""
+			}
+			got := t.log.Append(f)
 			if u := uncachedBody(body); len(u) != len(body) || !bytes.Equal(u, body) {
 				// What the SDK reads, not what the frame keeps (see nocache.go).
 				resp.Body = io.NopCloser(bytes.NewReader(u))

@@ -370,6 +370,32 @@ func TestHTTPRecordingsLoseNoFrame(t *testing.T) {
 	})
 }
 
+// A server of the 2025 era answers jig's server/discover probe with an error
+// whose id is null, in the HTTP response to the probe; every jig call against
+// server-everything printed it as "an error tied to no request". The frame
+// stays, named for what it is, and no warning is printed.
+func TestEraProbeRefusalIsNoWarning(t *testing.T) {
+	url := startHTTPPeer(t)
+	frames := filepath.Join(t.TempDir(), "frames.txt")
+	code, out, errOut := jig(t, "", "call", "--url", url, "echo", "--args", `{"message":"hi"}`, "--frames="+frames)
+	if code != exitOK || !strings.Contains(out, "Echo: hi") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if strings.Contains(errOut, "warning") {
+		t.Errorf("the era probe's refusal was reported as a warning:\n%s", errOut)
+	}
+	b, err := os.ReadFile(frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "server/discover") || !strings.Contains(string(b), "the answer to jig's era probe") {
+		t.Errorf("the frames do not show the probe and its answer named as such:\n%s", b)
+	}
+	if strings.Contains(string(b), "it answers no call") {
+		t.Errorf("the probe's answer is still called an error that answers no call:\n%s", b)
+	}
+}
+
 // recordings records n CLI sessions against url; each must be complete: no
 // warning, every event stream closed, the session's DELETE answered.
 func recordings(t *testing.T, url, tool string, n int) {
@@ -418,7 +444,7 @@ func startHTTPPeer(t *testing.T) string {
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for range 200 {
+	for range 1200 { // a minute: node starts slowly on a loaded machine
 		if c, err := net.Dial("tcp", addr); err == nil {
 			c.Close()
 			return "http://" + addr + "/mcp"
