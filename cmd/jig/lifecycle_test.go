@@ -588,3 +588,23 @@ func TestQuitWhileConnectingLeavesNoServerRunning(t *testing.T) {
 		})
 	}
 }
+
+// A URL where a command goes is the server at that URL, as other MCP clients
+// take it: jig tools http://… tried to run a program named like the URL.
+func TestURLInPlaceOfACommand(t *testing.T) {
+	srv, err := demo.New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	for _, args := range [][]string{{"tools", ts.URL}, {"tools", "--", ts.URL}} {
+		code, out, errOut := jig(t, "", args...)
+		if code != exitOK || !strings.Contains(out, "search_orders") {
+			t.Errorf("jig %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out, errOut)
+		}
+	}
+	if code, _, errOut := jig(t, "", "tools", "--url", ts.URL, ts.URL); code != exitUsage || !strings.Contains(errOut, "exactly one server") {
+		t.Errorf("--url and a URL: exit %d, stderr:\n%s", code, errOut)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -199,6 +200,11 @@ func (f *targetFlags) chooseTarget(command []string) (session.Target, error) {
 	if len(f.inputs) > 0 && f.config == "" {
 		return session.Target{}, usageErr("--input only applies to --config files that use ${input:ID}")
 	}
+	if len(command) == 1 && f.url == "" && isURL(command[0]) {
+		// No program is named like a URL: the user meant the server at it,
+		// as other MCP clients take it.
+		f.url, command = command[0], nil
+	}
 	n := 0
 	for _, given := range []bool{f.demo, f.url != "", f.config != "", len(command) > 0} {
 		if given {
@@ -235,6 +241,12 @@ func (f *targetFlags) chooseTarget(command []string) (session.Target, error) {
 	}
 
 	return session.Target{Transport: session.TransportStdio, Command: command}, nil
+}
+
+// isURL reports whether arg is an http(s) URL rather than a command.
+func isURL(arg string) bool {
+	u, err := url.Parse(arg)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // httpTransport applies --transport to an HTTP target: it names the
