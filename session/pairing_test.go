@@ -114,8 +114,8 @@ func TestConcurrentReadsAndPromptsKeepTheirOwnFrames(t *testing.T) {
 				}()
 				go func() {
 					defer wg.Done()
-					if raw, _, err := s.ListTools(ctx(t)); err != nil || len(raw) != 5 {
-						t.Errorf("ListTools beside other listings = %d tools, %v; want the demo's 5", len(raw), err)
+					if raw, _, err := s.ListTools(ctx(t)); err != nil || len(raw) != 6 {
+						t.Errorf("ListTools beside other listings = %d tools, %v; want the demo's 6", len(raw), err)
 					}
 				}()
 			}

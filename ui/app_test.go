@@ -173,9 +173,9 @@ func TestFlowCommandNotFound(t *testing.T) {
 
 func TestFlowResizeTo80x24(t *testing.T) {
 	f := start(t, demoConfig(2), 200, 60)
-	f.waitFor("╭─▸ 1 Tools (5)", "4 Frames")
+	f.waitFor("╭─▸ 1 Tools (6)", "4 Frames")
 	f.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	f.waitFor(" 1 Tools (5)  2 Arguments  3 Result  4 Frames")
+	f.waitFor(" 1 Tools (6)  2 Arguments  3 Result  4 Frames")
 	s := f.p.screen()
 	if lines := strings.Split(s, "\n"); len(lines) != 24 {
 		t.Errorf("at 80×24 the screen has %d lines", len(lines))

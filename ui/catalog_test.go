@@ -198,7 +198,7 @@ func TestResultGetPromptMissingArgument(t *testing.T) {
 func TestFlowResourcesAndPrompts(t *testing.T) {
 	cfg := demoConfig(1)
 	f := start(t, cfg, 80, 24)
-	f.waitFor("● co", "1 Tools (5)")
+	f.waitFor("● co", "1 Tools (6)")
 	f.keys("5")
 	f.waitFor("5 Resources (1)", "demo://readme", "text/plain")
 	f.keys("enter")

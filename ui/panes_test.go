@@ -135,7 +135,7 @@ func TestToolsPane(t *testing.T) {
 
 func TestToolsPaneFilterAndRelist(t *testing.T) {
 	p := newToolsPane(testEnv(nil))
-	p.setSize(50, 16)
+	p.setSize(50, 20)
 	raw, typed := demoListing(t)
 	p.setTools(raw, typed, true)
 	// The server re-lists: echo is gone, search_order changed, a tool appeared.

@@ -82,7 +82,7 @@ func TestFlowPin(t *testing.T) {
 func TestFlowPinCancel(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.json")
 	f := start(t, demoConfig(1), 80, 24)
-	f.waitFor("● co", "Tools (5)")
+	f.waitFor("● co", "Tools (6)")
 	f.keys("g", "enter")
 	f.waitFor("EDITING")
 	f.keys("ctrl+s") // order_id is required and left empty: a second ctrl+s sends it so

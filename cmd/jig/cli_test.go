@@ -110,8 +110,8 @@ func TestToolsJSONIsOnlyTheServersArray(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &tools); err != nil {
 		t.Fatalf("stdout is not just a JSON array (%v):\n%s", err, out)
 	}
-	if len(tools) != 5 || tools[len(tools)-1].Name != "search_orders" {
-		t.Errorf("tools = %+v, want the demo server's 5 tools", tools)
+	if len(tools) != 6 || tools[len(tools)-1].Name != "search_orders" {
+		t.Errorf("tools = %+v, want the demo server's 6 tools", tools)
 	}
 }
 
@@ -216,7 +216,7 @@ func TestConfigTargetRunsServeDemo(t *testing.T) {
 	if err != nil {
 		t.Fatalf("jig tools --config: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "jig-demo 2.0.0") || !strings.Contains(string(out), "5 tools") {
+	if !strings.Contains(string(out), "jig-demo 2.0.0") || !strings.Contains(string(out), "6 tools") {
 		t.Errorf("output does not show the release-2 demo server's tools:\n%s", out)
 	}
 	cmd := exec.Command(bin, "tools", "--config", cfg, "--server", "nope")

@@ -21,6 +21,7 @@ Tools:
   cancel_order   reports what cancelling would do; nothing is changed
   get_report     orders per status and revenue, with a fresh request_id and generated_at
   echo           returns its text
+  revenue_by_day orders and revenue per day of a date range (YYYY-MM-DD); at most 31 days
 
 The two calls of jig's walkthrough transcript:
   search_orders {"customer": "Acme Corp", "since": "last month"}

@@ -20,6 +20,9 @@
 // search_order (singular, by id) is a deliberately confusable neighbour,
 // cancel_order is the destructive tool, get_report returns volatile fields
 // (a fresh request_id and generated_at on every call) and echo is for scripts.
+// revenue_by_day is the clean tool: dates with a format and a pattern, a cap
+// that is a maximum, a description that says what truncated means, so jig
+// lint finds nothing in it.
 //
 // Release 2 is a "new release" of the same server that drifts from release 1
 // in the ways a golden-fixture diff must tell apart; [Release2Changes] lists

@@ -154,7 +154,7 @@ func TestNewRejectsUnknownReleases(t *testing.T) {
 }
 
 func TestServesBothEras(t *testing.T) {
-	wantTools := []string{"cancel_order", "echo", "get_report", "search_order", "search_orders"}
+	wantTools := []string{"cancel_order", "echo", "get_report", "revenue_by_day", "search_order", "search_orders"}
 	for _, release := range []int{1, 2} {
 		for _, era := range eras {
 			t.Run(fmt.Sprintf("release%d/%s", release, era.name), func(t *testing.T) {
@@ -338,6 +338,36 @@ func TestSearchOrder(t *testing.T) {
 	}
 	if msg := text(t, res); !strings.Contains(msg, "ord-9999") {
 		t.Errorf("unknown-id message %q does not name the id", msg)
+	}
+}
+
+// revenue_by_day is the clean tool: it refuses what search_orders silently
+// accepts, and says when it cut its answer.
+func TestRevenueByDay(t *testing.T) {
+	cs := connect(t, 1, "2025-11-25")
+	var r struct {
+		Days []struct {
+			Date    string  `json:"date"`
+			Orders  int     `json:"orders"`
+			Revenue float64 `json:"revenue"`
+		} `json:"days"`
+		Truncated bool `json:"truncated"`
+	}
+	structured(t, call(t, cs, "revenue_by_day", map[string]any{"from": "2026-01-01", "to": "2026-01-05"}), &r)
+	if len(r.Days) != 4 || r.Days[0].Date != "2026-01-01" || r.Days[3].Date != "2026-01-05" || r.Truncated {
+		t.Errorf("revenue_by_day 2026-01-01..05: %+v, want 4 days oldest first, not truncated", r)
+	}
+	if r.Days[0].Orders != 1 || r.Days[0].Revenue != 2202.34 {
+		t.Errorf("2026-01-01: %+v, want ord-1035 alone (2202.34)", r.Days[0])
+	}
+	structured(t, call(t, cs, "revenue_by_day", map[string]any{"from": "2026-01-01", "max_days": 3}), &r)
+	if len(r.Days) != 3 || !r.Truncated {
+		t.Errorf("max_days 3: %d days, truncated %v; want 3 and true", len(r.Days), r.Truncated)
+	}
+	for _, bad := range []map[string]any{{"from": "last month"}, {"from": "2026-01-01", "to": "soon"}, {"from": "2026-01-01", "max_days": 32}} {
+		if res := call(t, cs, "revenue_by_day", bad); !res.IsError {
+			t.Errorf("revenue_by_day %v: isError false, want a tool error (the clean tool refuses what search_orders accepts)", bad)
+		}
 	}
 }
 

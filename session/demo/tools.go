@@ -16,7 +16,7 @@ const (
 	maxLimit     = 20
 )
 
-// addTools registers the five tools. The SDK lists tools sorted by name, so
+// addTools registers the six tools. The SDK lists tools sorted by name, so
 // the order of these calls does not matter to clients.
 func addTools(s *mcp.Server, release int) {
 	mcp.AddTool(s, searchOrdersTool(release), searchOrders(release))
@@ -24,6 +24,7 @@ func addTools(s *mcp.Server, release int) {
 	mcp.AddTool(s, cancelOrderTool(), cancelOrder)
 	mcp.AddTool(s, reportTool(), report)
 	mcp.AddTool(s, echoTool(), echo)
+	mcp.AddTool(s, revenueByDayTool(), revenueByDay)
 }
 
 func readOnly() *mcp.ToolAnnotations {
