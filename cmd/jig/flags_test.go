@@ -212,6 +212,20 @@ func TestReplayFlags(t *testing.T) {
 				o.targetArgs = []string{"--header", "'Authorization: Bearer $T'", "--url", "http://h/mcp"}
 			}},
 		{name: "two paths", args: []string{"a/", "b/"}, err: "replay takes one fixture file or directory"},
+		{name: "surface pin", args: []string{"fixtures/", "--surface", "surface.json"}, want: func(o *replayOptions) { o.surface = "surface.json" }},
+	})
+}
+
+func TestSurfaceDiffFlags(t *testing.T) {
+	checkFlags(t, newSurfaceDiffCmd, []string{"s.json"}, nil, []flagCase[surfaceDiffOptions]{
+		{name: "a second file", args: []string{"s.json", "now.json", "--json"}, want: func(o *surfaceDiffOptions) { o.now, o.json = "now.json", true }},
+		{name: "a command", args: []string{"s.json", "--", "node", "server.js"}, want: func(o *surfaceDiffOptions) { o.command = []string{"node", "server.js"} }},
+		{name: "update", args: []string{"s.json", "--demo", "--update", "--reason", "why", "--only", "tool a", "--fail-on", "breaking", "--capabilities", ""},
+			want: func(o *surfaceDiffOptions) {
+				o.target.demo, o.update, o.reason, o.only, o.failOn = true, true, "why", []string{"tool a"}, "breaking"
+				o.target.capabilities, o.capsChanged = []string{}, true
+			}},
+		{name: "three files", args: []string{"a.json", "b.json", "c.json"}, err: "surface diff takes a surface file and a second file or a target"},
 	})
 }
 

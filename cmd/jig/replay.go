@@ -36,6 +36,7 @@ type replayOptions struct {
 	inFlight     int
 	reuse        bool
 	retarget     bool
+	surface      string
 
 	overridden      bool     // a target was given on the command line
 	protocolChanged bool     // --protocol-version was given
@@ -60,6 +61,12 @@ replaces only what it names, and jig says on stderr what it replaced.
 Differences are cosmetic (key order, 1 vs 1.0, re-serialized JSON text: never
 a failure), warnings (a field was added: worth a look) or breaking (a value,
 type, error or tool definition changed, a field is gone, an assertion fails).
+
+--surface FILE also lists the server's whole surface (tools, resources,
+templates, prompts, capabilities, instructions) and fails the run on any change
+FILE has not accepted, whatever --fail-on says: a pin against silent changes.
+It lists the target given on the command line, or the one target the fixtures
+share, declaring the client capabilities FILE recorded.
 
 Exit codes: 0 no drift at or above --fail-on; 1 drift; 2 a fixture or usage
 error (invalid file, unknown rule, a secret in a fixture); 3 a target could
@@ -106,6 +113,7 @@ func newReplayCmd(st *streams, runF runFunc[replayOptions]) *cobra.Command {
 	fl.IntVar(&o.parallel, "parallel", 4, "sessions replayed at once (each fixture gets its own)")
 	fl.BoolVar(&o.reuse, "reuse-session", false, "share one session per target among its fixtures, calls pipelined (only for stateless servers)")
 	fl.IntVar(&o.inFlight, "in-flight", 8, "with --reuse-session: calls in flight per session")
+	fl.StringVar(&o.surface, "surface", "", "also list the server's surface and fail on any change this surface file has not accepted (see jig surface)")
 	return cmd
 }
 
@@ -301,6 +309,9 @@ func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
 		if err := run.WriteText(st.out, o.showCosmetic, red); err != nil {
 			return err
 		}
+	}
+	if o.surface != "" {
+		o.checkSurface(ctx, st, cases, opts, &code)
 	}
 	for _, r := range reports {
 		if err := writeReport(r, run, red); err != nil {

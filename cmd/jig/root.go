@@ -111,6 +111,7 @@ func newRoot(st *streams) *cobra.Command {
 		newDemoCmd(st, runTUI),
 		newConnectCmd(st, runTUI),
 		newAuthCmd(st, runAuthLogin, runAuthStatus, runAuthLogout),
+		newSurfaceCmd(st, runSurfaceSave, runSurfaceDiff),
 	)
 	return root
 }

@@ -163,3 +163,29 @@ func OverrideNotes(cases []Case, ov *Override) []string {
 	}
 	return out
 }
+
+// OneTarget is the one target every case replays against, with what the
+// command line names in its place (see Override.Apply): what jig replay
+// --surface lists. Cases of different targets are an error that names two
+// of them.
+func OneTarget(cases []Case, ov *Override) (session.Target, error) {
+	var one session.Target
+	for i, c := range cases {
+		t, err := caseTarget(c, ov)
+		if err != nil {
+			return session.Target{}, err
+		}
+		if i == 0 {
+			one = t
+			continue
+		}
+		if t.String() != one.String() {
+			return session.Target{}, fmt.Errorf("%s replays against %s and %s against %s: give the target whose surface to check on the command line",
+				cases[0].Path, one, c.Path, t)
+		}
+	}
+	if len(cases) == 0 {
+		return session.Target{}, fmt.Errorf("no fixture names a target: give the target whose surface to check on the command line")
+	}
+	return one, nil
+}
