@@ -129,7 +129,8 @@ func TestPinThenReplayAgainstBothReleases(t *testing.T) {
 				"tool \"search_orders\" changed its definition (breaking) — 1 scenario: acme\n- expected tool.description = \"Find a customer's recent orders. Say which customer, and how far back to look with since.\"",
 				"- expected tool.inputSchema.properties.since.format = (missing)\n+ actual   tool.inputSchema.properties.since.format = \"date\"\n",
 				"Scenario: acme\nMethod: tools/call search_orders\n! tool \"search_orders\" changed its definition: reported above\n",
-				"- expected tool.outputSchema.properties.orders.items.properties.status.enum[1] = \"shipped\"\n+ actual   tool.outputSchema.properties.orders.items.properties.status.enum[1] = \"dispatched\"\n",
+				// enum is compared as a set: the whole list, and which values went and came.
+				"- expected tool.outputSchema.properties.orders.items.properties.status.enum = [\"pending\",\"shipped\",\"delivered\",\"cancelled\"]\n+ actual   tool.outputSchema.properties.orders.items.properties.status.enum = [\"pending\",\"dispatched\",\"delivered\",\"cancelled\"]\n  (allowed values of \"orders[].status\": \"shipped\" removed; \"dispatched\" added)\n",
 				"- expected result.structuredContent.orders[0].customer_name = \"Acme Corp\"\n+ actual   result.structuredContent.orders[0].customer_name = (missing)\n  (renamed to \"customer\"? (same value))\n",
 				"~ added result.structuredContent.orders[0].customer = \"Acme Corp\" (warn; renamed from \"customer_name\"?)\n",
 				"- expected result.structuredContent.orders[11].status = \"shipped\"\n+ actual   result.structuredContent.orders[11].status = \"dispatched\"\n",
