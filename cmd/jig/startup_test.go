@@ -24,12 +24,6 @@ var (
 	otherInit = initBudget{32 << 10, 400, ""}
 	// Third-party packages known to cost more, and why they are still here.
 	knownInits = map[string]initBudget{
-		// Compiles the metaschema of every JSON Schema draft in its init,
-		// ~1.7 MB in ~21,000 allocations (3-4 ms): about half of jig
-		// --version. jig keeps it for what no other Go validator here does
-		// (every violation with its instance path, draft-07 and 2020-12,
-		// format assertion); Go cannot defer a linked package's init.
-		"github.com/santhosh-tekuri/jsonschema/v6": {2 << 20, 25000, "metaschemas"},
 		// The MCP SDK's schema package reflects over its Schema type.
 		"github.com/google/jsonschema-go/jsonschema": {128 << 10, 600, "schema field table"},
 	}

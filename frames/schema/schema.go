@@ -1,4 +1,5 @@
-// Package schema validates JSON instances against JSON Schema documents. It is
+// Package schema validates JSON instances against JSON Schema documents
+// (drafts 2020-12, 2019-09, 07, 06 and 04, as tool schemas use them). It is
 // shared by the CLI (argument checks), the TUI (which validates on every
 // keystroke, hence the cache) and fixtures (structuredContent against a tool's
 // outputSchema), so that all three report the same violations in the same
@@ -8,15 +9,10 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // A Violation is one reason an instance does not match its schema.
@@ -35,20 +31,13 @@ func (v Violation) String() string {
 	return p + ": " + v.Message
 }
 
-// schemaURL is the name every schema is compiled under. Each schema gets its
-// own compiler, so the name never collides.
-const schemaURL = "jig:///schema.json"
-
 // cacheLimit bounds the cache: schemas come from tool listings, which are
 // small in number, but a user typing a schema by hand produces a new one per
 // keystroke.
 const cacheLimit = 256
 
-// printer renders error kinds; LocalizedString panics on a nil printer.
-var printer = message.NewPrinter(language.English)
-
 type compiled struct {
-	sch *jsonschema.Schema
+	doc *document
 	err error
 }
 
@@ -57,56 +46,56 @@ var cache = struct {
 	m map[string]compiled
 }{m: map[string]compiled{}}
 
-// Validate checks instance against schema. It returns an error only when the
-// schema itself cannot be compiled; an instance that is not JSON at all is
-// reported as a violation at the root, because the TUI validates text that
-// is still being typed.
+// A Result is what Check found: the violations, and what of the schema jig
+// did not evaluate (a $ref into another document, a format it does not
+// know), so that a pass is never claimed for something not checked.
+type Result struct {
+	Violations []Violation
+	Unchecked  []string // e.g. "/properties/x/format: format 'idn-email' is not one jig checks"
+}
+
+// Check checks instance against schema. It returns an error only when the
+// schema itself cannot be used (not JSON, or not a schema its draft's
+// metaschema allows); an instance that is not JSON at all is reported as a
+// violation at the root, because the TUI checks text that is still being
+// typed.
 //
 // Schemas without "$schema" are read as draft 2020-12; "$schema" naming
-// draft-07 (or 04, 06, 2019-09) is honoured. "format" is asserted, not just
-// annotated.
-func Validate(schema, instance json.RawMessage) ([]Violation, error) {
-	sch, err := compile(schema)
+// draft-04, -06, -07 or 2019-09 is honoured. "format" is asserted, not just
+// annotated. References are followed within the schema document.
+func Check(schema, instance json.RawMessage) (Result, error) {
+	d, err := compile(schema)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(instance))
-	if err != nil {
-		return []Violation{{Message: "not valid JSON: " + err.Error()}}, nil
+	res := Result{Unchecked: d.notes()}
+	dec := json.NewDecoder(bytes.NewReader(instance))
+	dec.UseNumber()
+	var inst any
+	if err := dec.Decode(&inst); err != nil {
+		res.Violations = []Violation{{Message: "not valid JSON: " + err.Error()}}
+		return res, nil
 	}
-	err = sch.Validate(inst)
-	if err == nil {
-		return nil, nil
+	if _, err := dec.Token(); err != io.EOF {
+		res.Violations = []Violation{{Message: "not valid JSON: more after the value"}}
+		return res, nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []Violation{{Message: err.Error()}}, nil
-	}
-	var out []Violation
-	leaves(ve, &out)
+	v := &validation{d: d}
+	out, _ := v.eval(d.root, inst, nil)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Path != out[j].Path {
 			return out[i].Path < out[j].Path
 		}
 		return out[i].Message < out[j].Message
 	})
-	return dedupe(out), nil
+	res.Violations = dedupe(out)
+	return res, nil
 }
 
-// leaves collects the errors that have no causes: the root error only says
-// "doesn't validate", and intermediate ones (allOf, properties) repeat what
-// their causes say in less detail.
-func leaves(ve *jsonschema.ValidationError, out *[]Violation) {
-	if len(ve.Causes) == 0 {
-		*out = append(*out, Violation{
-			Path:    Pointer(ve.InstanceLocation),
-			Message: ve.ErrorKind.LocalizedString(printer),
-		})
-		return
-	}
-	for _, c := range ve.Causes {
-		leaves(c, out)
-	}
+// Validate is Check without the notes on what was not evaluated.
+func Validate(schema, instance json.RawMessage) ([]Violation, error) {
+	r, err := Check(schema, instance)
+	return r.Violations, err
 }
 
 func dedupe(vs []Violation) []Violation {
@@ -117,10 +106,11 @@ func dedupe(vs []Violation) []Violation {
 		}
 		out = append(out, v)
 	}
+	if len(out) == 0 {
+		return nil
+	}
 	return out
 }
-
-var escaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // Pointer joins reference tokens into an RFC 6901 JSON Pointer.
 func Pointer(tokens []string) string {
@@ -132,38 +122,20 @@ func Pointer(tokens []string) string {
 	return b.String()
 }
 
-func compile(schema json.RawMessage) (*jsonschema.Schema, error) {
+func compile(schema json.RawMessage) (*document, error) {
 	key := string(schema)
 	cache.Lock()
 	c, ok := cache.m[key]
 	cache.Unlock()
 	if ok {
-		return c.sch, c.err
+		return c.doc, c.err
 	}
-	sch, err := compileUncached(schema)
+	d, err := compileSchema(schema)
 	cache.Lock()
 	if len(cache.m) >= cacheLimit {
 		clear(cache.m)
 	}
-	cache.m[key] = compiled{sch, err}
+	cache.m[key] = compiled{d, err}
 	cache.Unlock()
-	return sch, err
-}
-
-func compileUncached(schema json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, fmt.Errorf("schema is not valid JSON: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, fmt.Errorf("schema: %w", err)
-	}
-	sch, err := c.Compile(schemaURL)
-	if err != nil {
-		return nil, fmt.Errorf("schema does not compile: %w", err)
-	}
-	return sch, nil
+	return d, err
 }

@@ -21,7 +21,7 @@ func TestValidate(t *testing.T) {
 		{"valid", since, `{"since":"2025-06-01T10:00:00Z"}`, nil},
 		{"retyped to epoch", since, `{"since":1748772000}`, []string{"/since: got number, want string"}},
 		{"missing required", since, `{}`, []string{"(root): missing property 'since'"}},
-		{"format asserted", since, `{"since":"yesterday"}`, []string{"/since: 'yesterday' is not valid date-time: less than 20 characters long"}},
+		{"format asserted", since, `{"since":"yesterday"}`, []string{"/since: 'yesterday' is not valid date-time: want RFC 3339, e.g. 2025-06-01T10:00:00Z"}},
 		{"not JSON", since, `{"since":`, []string{"(root): not valid JSON: unexpected EOF"}},
 		{"nested array index", `{"type":"object","properties":{"orders":{"type":"array","items":{"type":"object","properties":{"total":{"type":"number"}}}}}}`,
 			`{"orders":[{"total":1},{"total":"2"}]}`, []string{"/orders/1/total: got string, want number"}},
