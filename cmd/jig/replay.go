@@ -352,7 +352,7 @@ func tallyOutcomes(st *streams, outcomes []replay.Outcome, code *worstCode, red 
 			continue
 		}
 		msg := red.Text(o.Err.Error())
-		t.reports = append(t.reports, fixture.Report{Scenario: o.Fixture.Scenario, File: o.Path, Method: o.Fixture.Method(),
+		t.reports = append(t.reports, fixture.Report{Scenario: o.Fixture.Scenario, File: o.Path, FixtureSHA256: o.Fixture.SHA256(), Method: o.Fixture.Method(),
 			Tool: o.Fixture.ToolName(), NotRun: msg})
 		// One line per unreachable target, and one for an interrupt, not
 		// one per fixture.

@@ -461,7 +461,7 @@ func stepsOn(ctx context.Context, s *session.Session, tools map[string]json.RawM
 		return nil, fileError(o.Case, err)
 	}
 	nowRaw, nowRed := fixture.Captured{}, fixture.Captured{}
-	rep := fixture.Report{Scenario: f.Scenario, File: o.Path, Method: f.Method(), Tool: f.ToolName()}
+	rep := fixture.Report{Scenario: f.Scenario, File: o.Path, FixtureSHA256: f.SHA256(), Method: f.Method(), Tool: f.ToolName()}
 	for i, step := range calls {
 		params, err := fixture.ResolveRequest(f, i, pinned, nowRaw, opts.Getenv)
 		if err != nil {
