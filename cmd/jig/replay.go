@@ -279,31 +279,15 @@ func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
 	if err != nil {
 		return err
 	}
-	red, err := runRedactor(st, o.secretEnv)
-	if err != nil {
-		return err
-	}
-	opts, err := o.runnerOptions(red)
-	if err != nil {
-		return err
-	}
 	var skip []string
 	for _, r := range reports {
 		skip = append(skip, r.path)
 	}
-	cases, loadErrs := replay.Load(o.path, skip...)
-	for _, e := range loadErrs {
-		fmt.Fprintf(st.err, "jig: %s\n", red.Text(e.Error()))
-	}
-	for _, note := range replay.OverrideNotes(cases, opts.Override) {
-		fmt.Fprintf(st.err, "jig: %s\n", red.Text(note))
-	}
 	var code worstCode
-	if len(loadErrs) > 0 {
-		code.add(exitUsage)
+	t, red, err := o.replayAll(ctx, st, &code, skip)
+	if err != nil {
+		return err
 	}
-	t := tallyOutcomes(st, replay.Run(ctx, cases, opts), &code, red)
-	t.reports = append(t.reports, notLoaded(o.path, loadErrs)...)
 	run := fixture.NewRun(t.reports)
 	if len(t.reports) > 0 {
 		if err := run.WriteText(st.out, o.showCosmetic, red); err != nil {
@@ -311,7 +295,7 @@ func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
 		}
 	}
 	if o.surface != "" {
-		o.checkSurface(ctx, st, cases, opts, &code)
+		o.checkSurface(ctx, st, t.cases, t.opts, &code)
 	}
 	for _, r := range reports {
 		if err := writeReport(r, run, red); err != nil {
@@ -330,11 +314,42 @@ func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
 	return code.err()
 }
 
+// replayAll loads the fixtures (but the files in skip) and replays them,
+// saying on stderr what did not load and what the command line replaced. It
+// returns what the run found and the run's redactor.
+func (o *replayOptions) replayAll(ctx context.Context, st *streams, code *worstCode, skip []string) (tally, *fixture.Redactor, error) {
+	red, err := runRedactor(st, o.secretEnv)
+	if err != nil {
+		return tally{}, nil, err
+	}
+	opts, err := o.runnerOptions(red)
+	if err != nil {
+		return tally{}, nil, err
+	}
+	cases, loadErrs := replay.Load(o.path, skip...)
+	for _, e := range loadErrs {
+		fmt.Fprintf(st.err, "jig: %s\n", red.Text(e.Error()))
+	}
+	for _, note := range replay.OverrideNotes(cases, opts.Override) {
+		fmt.Fprintf(st.err, "jig: %s\n", red.Text(note))
+	}
+	if len(loadErrs) > 0 {
+		code.add(exitUsage)
+	}
+	t := tallyOutcomes(st, replay.Run(ctx, cases, opts), code, red)
+	t.reports = append(t.reports, notLoaded(o.path, loadErrs)...)
+	t.cases, t.opts = cases, opts
+	return t, red, nil
+}
+
 // A tally is what a replay run found: a report for every fixture (those not
 // run say why), and the fixtures that drifted.
 type tally struct {
 	reports []fixture.Report
 	drifted []replay.Outcome
+	// cases and opts are what was replayed, and how.
+	cases []replay.Case
+	opts  replay.Options
 }
 
 // tallyOutcomes prints each fixture that could not be replayed (one line per

@@ -102,6 +102,7 @@ func newRoot(st *streams) *cobra.Command {
 		newPromptsCmd(st, runList),
 		newPromptCmd(st, runPrompt),
 		newReplayCmd(st, runReplay),
+		newReviewCmd(st, runReview),
 		newProxyCmd(st, runProxy),
 		newOpenCmd(st, runOpen),
 		newCompareCmd(st, runCompare),

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpjig/jig/frames/fixture"
+)
+
+// pinReviewFixtures pins, against the demo server's release 1, two searches
+// (the tool whose definition release 2 changes) and get_report with its
+// rules removed, as a fixture pinned before jig proposed rules would be:
+// its request_id and generated_at are noise to turn into rules.
+func pinReviewFixtures(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	pins := []struct{ tool, args, file string }{
+		{"search_orders", `{"customer":"Acme Corp","since":"2026-01-01","limit":500}`, "search-acme.json"},
+		{"search_orders", `{"customer":"Globex","since":"2026-01-01"}`, "search-globex.json"},
+		{"get_report", `{}`, "report.json"},
+	}
+	for _, p := range pins {
+		if code, _, errOut := jig(t, "", "call", p.tool, "--args", p.args, "--demo", "--no-record", "--pin", filepath.Join(dir, p.file)); code != 0 {
+			t.Fatalf("pin %s: exit %d\n%s", p.file, code, errOut)
+		}
+	}
+	path := filepath.Join(dir, "report.json")
+	f, err := fixture.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Rules = nil
+	if err := f.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// replayReport replays dir against release 2 and returns the JSON report's
+// outcome per scenario.
+func replayReport(t *testing.T, dir, report string) (int, map[string]string) {
+	t.Helper()
+	code, out, errOut := jig(t, "", "replay", dir, "--demo", "--release", "2", "--no-record", "--report", "json="+report)
+	doc, err := fixture.ReadReport(report)
+	if err != nil {
+		t.Fatalf("replay: exit %d, %v\n%s\n%s", code, err, out, errOut)
+	}
+	outcomes := map[string]string{}
+	for _, s := range doc.Scenarios {
+		outcomes[s.Scenario] = s.Outcome
+	}
+	return code, outcomes
+}
+
+type reviewJSON struct {
+	Items []struct {
+		Item, Kind, Status string
+		Scenarios          []string
+		Hunks              []struct {
+			Pointer   string
+			Proposals []fixture.Proposal
+		}
+	}
+	Decisions fixture.Decisions
+	Written   []string
+	Problems  []string
+}
+
+func decodeReview(t *testing.T, out string) reviewJSON {
+	t.Helper()
+	var r reviewJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("review --json: %v\n%s", err, out)
+	}
+	return r
+}
+
+// The issue's flow through the scriptable flags, against the demo server's
+// release 2 drift: the tool-definition change is one item for both
+// searches; accept it and one search with a reason, reject the other, turn
+// the report's noise into rules; then jig replay on the same target is
+// green for the accepted and the ruled scenarios and red for the rejected.
+func TestReviewFlags(t *testing.T) {
+	t.Setenv("CI", "")
+	t.Setenv("JIG_REVIEWER", "Ana <ana@example.com>")
+	dir := pinReviewFixtures(t)
+	report := filepath.Join(t.TempDir(), "drift.json")
+	code, outcomes := replayReport(t, dir, report)
+	if code != exitServerError || outcomes["search-acme"] != "breaking" || outcomes["search-globex"] != "breaking" || outcomes["report"] != "breaking" {
+		t.Fatalf("before review: exit %d, %v", code, outcomes)
+	}
+
+	code, out, errOut := jig(t, "", "review", report, "--json")
+	r := decodeReview(t, out)
+	var items []string
+	for _, it := range r.Items {
+		items = append(items, it.Kind+" "+it.Item+" "+strings.Join(it.Scenarios, ","))
+	}
+	want := "tool tool:search_orders search-acme,search-globex|response report report|response search-acme search-acme|response search-globex search-globex"
+	if got := strings.Join(items, "|"); got != want {
+		t.Fatalf("items (exit %d):\n got %s\nwant %s\n%s", code, got, want, errOut)
+	}
+	// jig proposes the rules the noise needs.
+	var rules []string
+	for _, it := range r.Items {
+		if it.Item != "report" {
+			continue
+		}
+		for _, h := range it.Hunks {
+			for _, p := range h.Proposals {
+				if p.Rule != nil && p.Rule.Type == fixture.TypeUUID {
+					rules = append(rules, "report="+p.Rule.Path+":"+p.Rule.Type)
+				}
+			}
+		}
+	}
+	if len(rules) != 2 {
+		t.Fatalf("want a uuid rule in the text and in structuredContent, got %v", rules)
+	}
+	// generated_at differs only when the second has turned since the pin:
+	// a rule for it whether or not this report shows it.
+	rules = append(rules, "report=/structuredContent/generated_at:iso8601", "report=/content/0/text#/generated_at:iso8601")
+
+	before, err := fixture.Load(filepath.Join(dir, "search-globex.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"review", report, "--accept", "tool:search_orders", "--accept", "search-acme", "--reason", "v2 renames customer_name to customer",
+		"--reject", "search-globex", "--json"}
+	for _, rule := range rules {
+		args = append(args, "--rule", rule)
+	}
+	code, out, errOut = jig(t, "", args...)
+	r = decodeReview(t, out)
+	if code != exitServerError || len(r.Written) != 3 || strings.Join(r.Decisions.StillRed, ",") != "search-globex" {
+		t.Fatalf("review: exit %d (want 1: globex stays red), written %v, still red %v\n%s", code, r.Written, r.Decisions.StillRed, errOut)
+	}
+	code, outcomes = replayReport(t, dir, filepath.Join(t.TempDir(), "after.json"))
+	var acme *fixture.Fixture
+	if code != exitServerError || outcomes["search-acme"] != "ok" || outcomes["report"] != "ok" || outcomes["search-globex"] != "breaking" {
+		t.Errorf("after review: exit %d, %v (want acme and report ok, globex breaking)", code, outcomes)
+	}
+	acme, err = fixture.Load(filepath.Join(dir, "search-acme.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := acme.History[len(acme.History)-1]; h.Reason != "v2 renames customer_name to customer" || !strings.HasPrefix(h.By, "Ana <ana@example.com>") {
+		t.Errorf("acme's history: %+v", acme.History)
+	}
+	globex, err := fixture.Load(filepath.Join(dir, "search-globex.json"))
+	if err != nil || string(globex.Response.Result) != string(before.Response.Result) || string(globex.Tool) == string(before.Tool) {
+		t.Error("the rejected response must be kept as pinned, beside the accepted tool definition")
+	}
+
+	// The report is about the fixtures before the review: refused, file by
+	// file, and nothing written.
+	snapshot, _ := os.ReadFile(filepath.Join(dir, "search-acme.json"))
+	code, _, errOut = jig(t, "", "review", report, "--accept", "search-acme", "--reason", "again")
+	if code != exitUsage || !strings.Contains(errOut, "search-acme.json: changed since the report was written") {
+		t.Errorf("a stale report: exit %d\n%s", code, errOut)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "search-acme.json")); string(now) != string(snapshot) {
+		t.Error("a stale report wrote a fixture")
+	}
+}
+
+// Bad input: an item the report does not have, --accept without a reason,
+// a malformed rule, and any write under CI are refused with a message that
+// names the input and what to do, and nothing is written.
+func TestReviewBadInput(t *testing.T) {
+	t.Setenv("CI", "")
+	dir := pinReviewFixtures(t)
+	report := filepath.Join(t.TempDir(), "drift.json")
+	replayReport(t, dir, report)
+	snapshot := map[string]string{}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		snapshot[f] = string(b)
+	}
+	cases := []struct {
+		name string
+		args []string
+		ci   string
+		want string
+	}{
+		{"unknown item", []string{"--reject", "nope"}, "", `"nope" is not an item of the report (items: tool:search_orders, report, search-acme, search-globex)`},
+		{"accept without a reason", []string{"--accept", "search-acme"}, "", "--accept needs --reason"},
+		{"a rule without a type", []string{"--rule", "report=/structuredContent/request_id"}, "", "expected 'ITEM=/POINTER:TYPE[:PATTERN|KEY]'"},
+		{"an unknown rule type", []string{"--rule", "report=/structuredContent/request_id:guid"}, "", `rule type "guid" is unknown`},
+		{"a rule on a tool item", []string{"--rule", "tool:search_orders=/x:any"}, "", "rules apply to a response's drift"},
+		{"CI", []string{"--reject", "search-globex"}, "true", "jig review writes nothing when CI=true is set"},
+		{"a fixture is not a report", []string{}, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("CI", c.ci)
+			args := append([]string{"review", report}, c.args...)
+			if c.name == "a fixture is not a report" {
+				// A fixture file is replayed now, not read as a report.
+				args = []string{"review", filepath.Join(dir, "report.json"), "--demo", "--release", "2", "--no-record", "--json", "--dry-run"}
+				code, out, errOut := jig(t, "", args...)
+				r := decodeReview(t, out)
+				if code != exitServerError || len(r.Items) != 1 || r.Items[0].Item != "report" || !strings.Contains(errOut, "replayed") {
+					t.Errorf("review FIXTURE --demo --release 2: exit %d, %+v\n%s", code, r.Items, errOut)
+				}
+				return
+			}
+			code, _, errOut := jig(t, "", args...)
+			if code != exitUsage || !strings.Contains(errOut, c.want) {
+				t.Errorf("exit %d, want 2 and %q in:\n%s", code, c.want, errOut)
+			}
+		})
+	}
+	for f, want := range snapshot {
+		if b, _ := os.ReadFile(f); string(b) != want {
+			t.Errorf("%s was written", f)
+		}
+	}
+	if code, _, errOut := jig(t, "", "review", filepath.Join(dir, "nope.json")); code != exitUsage && code != exitServerError {
+		t.Errorf("a missing file: exit %d\n%s", code, errOut)
+	}
+}
