@@ -1,10 +1,12 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -183,25 +185,59 @@ func (s *Session) progressOnWire(token string, from, to int) []Progress {
 	return out
 }
 
-// serverRequest finds the frame of the request the SDK is handing to a hook:
-// the oldest unanswered server→client request with method that no hook has
-// claimed yet. The tap records a line before the SDK reads it, so the frame
-// is in the Log by the time the hook runs.
-func (s *Session) serverRequest(method string) ServerRequest {
+// serverRequest finds the frame of the request the SDK is handing to a hook.
+// The SDK does not tell the hook the request's id, so the frame is found by
+// what it says: the oldest unanswered server→client request with method,
+// not yet claimed by a hook, whose params decode to the params the SDK
+// decoded (two requests in flight at once each get their own frame); when
+// none decodes equal (a server writing what the SDK reads differently), the
+// oldest unclaimed one. The tap records a line before the SDK reads it, so
+// the frame is in the Log by the time the hook runs.
+func (s *Session) serverRequest(method string, params any) ServerRequest {
+	want, _ := json.Marshal(params)
 	s.hookMu.Lock()
 	defer s.hookMu.Unlock()
 	if s.hookClaimed == nil {
 		s.hookClaimed = map[int]bool{}
 	}
+	first := -1
 	for i := 0; i < s.Log.Len(); i++ {
 		f := s.Log.Frame(i)
 		if f.Dir != frames.ServerToClient || f.Kind != frames.KindRequest || f.Method != method || s.hookClaimed[i] || s.Log.Partner(i) >= 0 {
 			continue
 		}
-		s.hookClaimed[i] = true
-		return ServerRequest{Method: method, ID: f.ID, Frame: f}
+		if first < 0 {
+			first = i
+		}
+		if want != nil && sameParams(f.Raw, params, want) {
+			first = i
+			break
+		}
 	}
-	return ServerRequest{Method: method}
+	if first < 0 {
+		return ServerRequest{Method: method}
+	}
+	s.hookClaimed[first] = true
+	f := s.Log.Frame(first)
+	return ServerRequest{Method: method, ID: f.ID, Frame: f}
+}
+
+// sameParams reports whether the params of the request in raw, decoded into
+// a value of params' type and encoded again, are want (params encoded).
+func sameParams(raw []byte, params any, want []byte) bool {
+	var env struct {
+		Params json.RawMessage `json:"params"`
+	}
+	t := reflect.TypeOf(params)
+	if json.Unmarshal(raw, &env) != nil || t == nil || t.Kind() != reflect.Pointer {
+		return false
+	}
+	v := reflect.New(t.Elem())
+	if json.Unmarshal(env.Params, v.Interface()) != nil {
+		return false
+	}
+	got, err := json.Marshal(v.Interface())
+	return err == nil && bytes.Equal(got, want)
 }
 
 func (s *Session) samplingHandler() func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
@@ -211,7 +247,7 @@ func (s *Session) samplingHandler() func(context.Context, *mcp.CreateMessageRequ
 			return &mcp.CreateMessageResult{Model: "jig-no-model", Role: "assistant",
 				Content: &mcp.TextContent{Text: CannedSampling}}, nil
 		}
-		return hook(ctx, s.serverRequest("sampling/createMessage"), req)
+		return hook(ctx, s.serverRequest("sampling/createMessage", req.Params), req)
 	}
 }
 
@@ -221,7 +257,7 @@ func (s *Session) elicitHandler() func(context.Context, *mcp.ElicitRequest) (*mc
 		if hook == nil {
 			return &mcp.ElicitResult{Action: "decline"}, nil
 		}
-		return hook(ctx, s.serverRequest("elicitation/create"), req)
+		return hook(ctx, s.serverRequest("elicitation/create", req.Params), req)
 	}
 }
 

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"errors"
 	"strings"
 	"sync"
@@ -212,5 +213,36 @@ func TestSetLogLevel(t *testing.T) {
 	demo := open(t, Options{Target: Target{Transport: TransportDemo}})
 	if err := demo.SetLogLevel(ctx(t), "debug"); err == nil || !strings.Contains(err.Error(), "not available") {
 		t.Errorf("in the stateless era SetLogLevel = %v, want it to say logging/setLevel is not available", err)
+	}
+}
+
+// Two sampling requests in flight at once: each hook is told its own
+// request's frame, found by what the request says, whichever hook runs
+// first. (The SDK gives a hook no id; "the oldest unclaimed one" handed the
+// second request's hook the first request's frame and id.)
+func TestServerRequestFindsItsOwnFrame(t *testing.T) {
+	s := &Session{Log: frames.NewLog(nil)}
+	req := func(id int, text string) {
+		s.Log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: []byte(fmt.Sprintf(
+			`{"jsonrpc":"2.0","id":%d,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":%q}}],"maxTokens":5}}`, id, text))})
+	}
+	req(1, "first")
+	req(2, "second")
+	req(3, "third")
+	params := func(text string) *mcp.CreateMessageParams {
+		return &mcp.CreateMessageParams{MaxTokens: 5, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}}}
+	}
+	for _, c := range []struct{ text, id string }{
+		{"second", "2"},
+		{"first", "1"},
+		{"said differently", "3"}, // nothing decodes equal: the oldest unclaimed
+	} {
+		got := s.serverRequest("sampling/createMessage", params(c.text))
+		if got.ID != c.id || got.Frame == nil {
+			t.Errorf("the hook for %q was told it answers id %s (frame %v), want id %s", c.text, got.ID, got.Frame != nil, c.id)
+		}
+	}
+	if got := s.serverRequest("sampling/createMessage", params("first")); got.Frame != nil {
+		t.Errorf("a fourth hook got frame #%d, but every request was claimed", got.Frame.Seq)
 	}
 }
