@@ -1,0 +1,28 @@
+package frames
+
+import "testing"
+
+func TestSetMember(t *testing.T) {
+	for _, c := range []struct {
+		raw, value string
+		path       []string
+		want       string
+		ok         bool
+	}{
+		{`{"result":{"a":1.0},"jsonrpc":"2.0","id":7}`, `"mock-1"`, []string{"id"}, `{"result":{"a":1.0},"jsonrpc":"2.0","id":"mock-1"}`, true},
+		{`{ "id" : 1 , "x":{"id":2}}`, `9`, []string{"id"}, `{ "id" : 9 , "x":{"id":2}}`, true},
+		{`{"params":{"progressToken":"a","progress":1}}`, `5`, []string{"params", "progressToken"}, `{"params":{"progressToken":5,"progress":1}}`, true},
+		{`{"params":{"s":"\"}{","progressToken":"a"}}`, `5`, []string{"params", "progressToken"}, `{"params":{"s":"\"}{","progressToken":5}}`, true},
+		{`{"p\u0061rams":{"t":1}}`, `2`, []string{"params", "t"}, `{"p\u0061rams":{"t":2}}`, true},
+		{`{"a":[{"id":1}]}`, `2`, []string{"id"}, `{"a":[{"id":1}]}`, false},
+		{`{"a":1}`, `2`, []string{"a", "b"}, `{"a":1}`, false},
+		{`{"a":1,"a":3}`, `2`, []string{"a"}, `{"a":1,"a":2}`, true},
+		{`[1]`, `2`, []string{"a"}, `[1]`, false},
+		{`{"a":`, `2`, []string{"a"}, `{"a":`, false},
+	} {
+		got, ok := SetMember([]byte(c.raw), []byte(c.value), c.path...)
+		if string(got) != c.want || ok != c.ok {
+			t.Errorf("SetMember(%s, %s, %v) = %s, %v; want %s, %v", c.raw, c.value, c.path, got, ok, c.want, c.ok)
+		}
+	}
+}
