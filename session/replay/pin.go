@@ -90,7 +90,7 @@ func PinScenario(ctx context.Context, s *session.Session, exs []*session.Exchang
 		Pinned:          fixture.Pinned{At: now().UTC().Truncate(time.Second), By: "jig " + session.Version},
 		Target:          fixtureTarget(opts.Target.Redacted()),
 		Session:         &fixture.Session{Capabilities: append([]string{}, info.ClientCapabilities...), Roots: info.Roots},
-		Server:          fixture.Server{Name: info.ServerName, Version: info.ServerVersion},
+		Server:          fixture.Server{Name: info.ServerName, Version: info.ServerVersion, Capabilities: clone(info.ServerCapabilities), Instructions: info.Instructions},
 		ProtocolVersion: info.ProtocolVersion,
 	}
 	f.Target.Auth = targetAuth(s.Auth())
