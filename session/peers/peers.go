@@ -29,6 +29,9 @@ const (
 	// --oauth it sits behind the SDK's demo authorization server (MCP_PORT,
 	// MCP_AUTH_PORT).
 	TSSDKOAuthServer = "tssdk/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js"
+	// TSSDK is the TypeScript SDK 1.32.2's package directory, for its client
+	// (dist/esm/client): a third-party client jig mock is tested with.
+	TSSDK = "tssdk/node_modules/@modelcontextprotocol/sdk"
 )
 
 // The real-upgrade corpus (.ci/peers.d/40-upgrade-corpus.sh): each server at

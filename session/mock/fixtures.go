@@ -1,0 +1,172 @@
+package mock
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/fixture"
+)
+
+// addFixtureDir reads every *.json fixture directly in dir, sorted by name,
+// skipping the reports jig wrote there.
+func (b *Book) addFixtureDir(dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	n := 0
+	for _, file := range files {
+		f, err := fixture.Load(file)
+		if err != nil {
+			if isReport(err) {
+				continue
+			}
+			return err
+		}
+		b.addFixture(file, f)
+		n++
+	}
+	if n == 0 {
+		return fmt.Errorf("%s holds no fixtures (pin one with 'jig call TOOL --pin %s/NAME.json')", dir, dir)
+	}
+	return nil
+}
+
+func isReport(err error) bool {
+	fe, ok := err.(*fixture.FileError)
+	return ok && fe.Kind == fixture.ErrReport
+}
+
+func (b *Book) addFixtureFile(path string) error {
+	f, err := fixture.Load(path)
+	if err != nil {
+		return err
+	}
+	b.addFixture(path, f)
+	return nil
+}
+
+// addFixture adds each call of a fixture as an exchange: a scenario's
+// steps in order, so that a stateful sequence (create, then read) is served
+// as it was pinned.
+func (b *Book) addFixture(path string, f *fixture.Fixture) {
+	b.Fixtures++
+	b.Sources = append(b.Sources, path)
+	b.addVersion(f.ProtocolVersion)
+	b.fixtureFace(f)
+	pinned := f.Pinned.At
+	if n := len(f.History); n > 0 {
+		pinned = f.History[n-1].At
+	}
+	calls := f.Calls()
+	for i, step := range calls {
+		src := path
+		if len(f.Steps) > 0 {
+			src = fmt.Sprintf("%s %s", path, f.Label(i))
+		}
+		ex, err := fixtureExchange(src, f, i, step)
+		if err != nil {
+			b.warn("%s: not served: %v", src, err)
+			continue
+		}
+		if err := b.add(ex); err != nil {
+			b.warn("%v", err)
+			continue
+		}
+		switch step.Request.Method {
+		case "tools/call":
+			b.addPinnedTool(step.Tool, ex.Name, pinned)
+		case "resources/read":
+			b.resources = appendNew(b.resources, ex.Name)
+		case "prompts/get":
+			b.prompts = appendNew(b.prompts, ex.Name)
+		}
+	}
+}
+
+// fixtureFace takes the server's self-description from a fixture, the
+// first one that has it.
+func (b *Book) fixtureFace(f *fixture.Fixture) {
+	if b.face.name == "" {
+		b.face.name, b.face.version = f.Server.Name, f.Server.Version
+	}
+	if len(b.face.capabilities) == 0 && len(f.Server.Capabilities) > 0 {
+		b.face.capabilities, _ = frames.Compact(f.Server.Capabilities)
+	}
+	if b.face.instructions == "" {
+		b.face.instructions = f.Server.Instructions
+	}
+}
+
+// pinnedAt remembers when each tool's listed definition was pinned, so the
+// newest wins whatever the file names' order.
+func (b *Book) addPinnedTool(def json.RawMessage, name string, at time.Time) {
+	if b.toolPinned == nil {
+		b.toolPinned = map[string]time.Time{}
+	}
+	if prev, ok := b.toolPinned[name]; ok && at.Before(prev) {
+		return
+	}
+	b.toolPinned[name] = at
+	b.addTool(def, name)
+}
+
+// fixtureExchange builds the exchange of step i: the request as pinned, and
+// its response as a JSON-RPC message whose result or error bytes are the
+// pinned ones (compacted: key order and number spelling are kept).
+func fixtureExchange(src string, f *fixture.Fixture, i int, step fixture.Step) (*Exchange, error) {
+	ex := &Exchange{Source: src, Method: step.Request.Method, Params: step.Request.Params, fx: f, step: i}
+	ex.Name, ex.Arguments = nameOf(ex.Method, ex.Params)
+	member, body := "result", step.Response.Result
+	if len(body) == 0 {
+		member, body = "error", step.Response.Error
+	}
+	c, ok := frames.Compact(body)
+	if !ok {
+		return nil, fmt.Errorf("its response %s is not valid JSON", member)
+	}
+	raw := make([]byte, 0, len(c)+40)
+	raw = append(raw, `{"jsonrpc":"2.0","id":0,"`...)
+	raw = append(raw, member...)
+	raw = append(raw, `":`...)
+	raw = append(raw, c...)
+	raw = append(raw, '}')
+	r, err := newReply(raw, 0)
+	if err != nil {
+		return nil, err
+	}
+	ex.Reply = r
+	return ex, nil
+}
+
+// nameOf is what a request is about: the tool or prompt it calls, the
+// resource it reads, and its arguments.
+func nameOf(method string, params json.RawMessage) (name string, args json.RawMessage) {
+	var p struct {
+		Name      string          `json:"name"`
+		URI       string          `json:"uri"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	_ = json.Unmarshal(params, &p)
+	switch method {
+	case "tools/call", "prompts/get":
+		return p.Name, p.Arguments
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		return p.URI, nil
+	}
+	return "", nil
+}
+
+func appendNew(list []string, s string) []string {
+	for _, have := range list {
+		if have == s {
+			return list
+		}
+	}
+	return append(list, s)
+}

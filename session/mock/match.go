@@ -1,0 +1,263 @@
+package mock
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpjig/jig/frames/fixture"
+)
+
+// match finds the recorded exchange that answers in: the same request
+// exactly (key order, number spelling and _meta aside), else, per the mode
+// for its tool, one the fixture's rules let it match, else (mode tool) any
+// for the same name. Several recorded answers to one request are a
+// sequence, served in recorded order per client session. When nothing
+// matches it returns the miss, with the closest recorded requests.
+func (s *Server) match(c *Conn, in *incoming) (*Exchange, *Miss) {
+	b := s.book
+	name, _ := nameOf(in.method, in.params)
+	key, err := fixture.RequestKey(in.params)
+	if err != nil {
+		return nil, &Miss{Method: in.method, Name: name, Params: in.params, Reason: "its params are not JSON: " + err.Error()}
+	}
+	if st := requestState(in.params); st != "" {
+		if exs := b.byState[st]; len(exs) > 0 {
+			return s.next(c, in.method+"\x00state\x00"+st, exs), nil
+		}
+	}
+	mode := s.opts.Match
+	if m, ok := s.opts.MatchFor[name]; ok && name != "" {
+		mode = m
+	}
+	if exs := answered(b.byKey[in.method+"\x00"+key]); len(exs) > 0 {
+		return s.next(c, in.method+"\x00"+key, exs), nil
+	}
+	named := b.byName[in.method+"\x00"+name]
+	if mode != MatchExact {
+		for _, ex := range named {
+			if ex.Reply == nil && len(ex.Flow) == 0 {
+				continue
+			}
+			if matches(fixture.MatchRequest(ex.fixture(), ex.step, in.params)) {
+				return s.next(c, in.method+"\x00"+ex.key, answered(b.byKey[in.method+"\x00"+ex.key])), nil
+			}
+		}
+	}
+	if mode == MatchTool && name != "" {
+		for _, ex := range named {
+			if ex.Reply != nil {
+				return s.next(c, in.method+"\x00"+ex.key, answered(b.byKey[in.method+"\x00"+ex.key])), nil
+			}
+		}
+	}
+	return nil, s.nearMiss(in, name)
+}
+
+// answered keeps the exchanges that have something to serve.
+func answered(exs []*Exchange) []*Exchange {
+	for _, ex := range exs {
+		if ex.Reply == nil && len(ex.Flow) == 0 {
+			out := make([]*Exchange, 0, len(exs))
+			for _, ex := range exs {
+				if ex.Reply != nil || len(ex.Flow) > 0 {
+					out = append(out, ex)
+				}
+			}
+			return out
+		}
+	}
+	return exs
+}
+
+// next serves a sequence: the client session's next answer of seq, then
+// the last again (or, with Cycle, the first).
+func (s *Server) next(c *Conn, seq string, exs []*Exchange) *Exchange {
+	c.mu.Lock()
+	n := c.next[seq]
+	c.next[seq] = n + 1
+	c.mu.Unlock()
+	switch {
+	case n < len(exs):
+	case s.opts.Cycle:
+		n %= len(exs)
+	default:
+		n = len(exs) - 1
+	}
+	ex := exs[n]
+	s.mu.Lock()
+	s.served[ex.index]++
+	s.mu.Unlock()
+	return ex
+}
+
+func matches(diffs []fixture.Difference) bool {
+	for _, d := range diffs {
+		if d.Severity > fixture.Cosmetic {
+			return false
+		}
+	}
+	return true
+}
+
+// fixture is the fixture whose rules the exchange is matched by: its own,
+// or for a recorded exchange one holding just its request.
+func (ex *Exchange) fixture() *fixture.Fixture {
+	if ex.fx == nil {
+		ex.fx = &fixture.Fixture{Format: fixture.Format, Scenario: ex.Source, Request: fixture.Request{Method: ex.Method, Params: ex.Params}}
+	}
+	return ex.fx
+}
+
+// A Miss is a request nothing recorded answers, with the recorded requests
+// closest to it.
+type Miss struct {
+	Method  string          `json:"method"`
+	Name    string          `json:"name,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Reason  string          `json:"reason,omitempty"`
+	Closest []Near          `json:"closest,omitempty"`
+	// Count is how many times it was asked; At when first.
+	Count int       `json:"count"`
+	At    time.Time `json:"at"`
+}
+
+// Near is a recorded request close to a missed one, and where they differ.
+type Near struct {
+	Source      string       `json:"source"`
+	Differences []Difference `json:"differences"`
+}
+
+// A Difference is one field where a request differs from a recorded one:
+// a JSON Pointer into the params, the recorded and the sent value (absent
+// when missing), and what a rule said.
+type Difference struct {
+	Path     string          `json:"path"`
+	Recorded json.RawMessage `json:"recorded,omitempty"`
+	Sent     json.RawMessage `json:"sent,omitempty"`
+	Detail   string          `json:"detail,omitempty"`
+}
+
+// maxNear is how many close recorded requests a miss names.
+const maxNear = 3
+
+// nearMiss ranks the recorded requests of the same method by how far they
+// are from the one sent: another name is farthest, then the number of
+// fields that differ.
+func (s *Server) nearMiss(in *incoming, name string) *Miss {
+	m := &Miss{Method: in.method, Name: name, Params: in.params}
+	type scored struct {
+		near  Near
+		score int
+		index int
+	}
+	var all []scored
+	for _, ex := range s.book.byMethod[in.method] {
+		if ex.Reply == nil && len(ex.Flow) == 0 {
+			continue
+		}
+		diffs := fixture.MatchRequest(ex.fixture(), ex.step, in.params)
+		sc := scored{near: Near{Source: ex.Source}, index: ex.index}
+		for _, d := range diffs {
+			if d.Severity <= fixture.Cosmetic {
+				continue
+			}
+			sc.score++
+			if d.Path == "/params/name" || d.Path == "/params/uri" {
+				sc.score += 1000
+			}
+			sc.near.Differences = append(sc.near.Differences, Difference{Path: strings.TrimPrefix(d.Path, "/params"), Recorded: d.Expected, Sent: d.Actual, Detail: d.Detail})
+		}
+		all = append(all, sc)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].score < all[j].score })
+	for i := 0; i < len(all) && i < maxNear; i++ {
+		m.Closest = append(m.Closest, all[i].near)
+	}
+	return m
+}
+
+// message is the JSON-RPC error a miss is answered with: it says what was
+// not matched and, in its data, which recorded requests came closest and
+// how they differ.
+func (m *Miss) message(id string) []byte {
+	what := m.Method
+	if m.Name != "" {
+		what += " " + m.Name
+	}
+	var code int64 = -32602
+	msg := "jig mock: no recorded " + what + " matches this request"
+	switch {
+	case m.Reason != "":
+		msg += ": " + m.Reason
+	case len(m.Closest) == 0:
+		code = -32601
+		msg = "Method not found: jig mock has no recorded " + m.Method
+	default:
+		msg += "; closest: " + m.Closest[0].Source
+		if d := m.Closest[0].Differences; len(d) > 0 {
+			msg += " (" + d[0].describe()
+			if len(d) > 1 {
+				msg += fmt.Sprintf(", and %d more", len(d)-1)
+			}
+			msg += ")"
+		}
+	}
+	return errorMessage(id, code, msg, struct {
+		Closest []Near `json:"closest,omitempty"`
+	}{m.Closest})
+}
+
+// describe is one difference in words: "/arguments/since: recorded
+// "last month", sent "yesterday"".
+func (d Difference) describe() string {
+	path := d.Path
+	if path == "" {
+		path = "params"
+	}
+	switch {
+	case d.Recorded == nil:
+		return fmt.Sprintf("%s: not recorded, sent %s", path, clip(d.Sent))
+	case d.Sent == nil:
+		return fmt.Sprintf("%s: recorded %s, not sent", path, clip(d.Recorded))
+	}
+	return fmt.Sprintf("%s: recorded %s, sent %s", path, clip(d.Recorded), clip(d.Sent))
+}
+
+func clip(raw json.RawMessage) string {
+	const max = 60
+	s := string(raw)
+	if len(s) > max {
+		return s[:max] + "…"
+	}
+	return s
+}
+
+// missed lists a miss for the report at exit, once per distinct request.
+func (s *Server) missed(m *Miss) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, have := range s.misses {
+		if have.Method == m.Method && string(have.Params) == string(m.Params) {
+			have.Count++
+			return
+		}
+	}
+	m.Count, m.At = 1, time.Now().UTC()
+	m.Params = append(json.RawMessage(nil), m.Params...)
+	s.misses = append(s.misses, m)
+}
+
+// requestState is the state a 2026-07-28 retry carries, "" if none.
+func requestState(params json.RawMessage) string {
+	var p struct {
+		RequestState string `json:"requestState"`
+	}
+	if len(params) == 0 {
+		return ""
+	}
+	_ = json.Unmarshal(params, &p)
+	return p.RequestState
+}

@@ -1,0 +1,497 @@
+package mock
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/fixture"
+)
+
+// demoFixtures are fixtures jig pinned against its demo server (2026-07-28
+// era): echo, search_orders, get_report and a tool error (search_order of
+// an unknown id).
+const demoFixtures = "testdata/demo"
+
+func load(t *testing.T, paths ...string) *Book {
+	t.Helper()
+	b, err := Load(paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func newServer(t *testing.T, b *Book, opts Options) *Server {
+	t.Helper()
+	s, err := New(b, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// stdioClient connects the go-sdk client to s over a pair of real pipes,
+// in protocol version v ("" is the 2026-07-28 era).
+func stdioClient(t *testing.T, s *Server, v string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(ctx, sr, sw) }()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
+	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+	if err != nil {
+		cancel()
+		t.Fatalf("connect (%q): %v", v, err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		cw.Close()
+		cancel()
+		<-done
+	})
+	return cs
+}
+
+// httpClient connects the go-sdk client to s over Streamable HTTP on a
+// loopback socket.
+func httpClient(t *testing.T, s *Server, v string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ts := httptest.NewServer(s.HTTPHandler())
+	t.Cleanup(ts.Close)
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", DisableStandaloneSSE: true}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+	if err != nil {
+		t.Fatalf("connect over HTTP (%q): %v", v, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+type connectFunc func(t *testing.T, s *Server, v string, opts *mcp.ClientOptions) *mcp.ClientSession
+
+var transports = []struct {
+	name    string
+	connect connectFunc
+}{{"stdio", stdioClient}, {"http", httpClient}}
+
+func text(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// The go-sdk client, in both eras and over both transports, sees the demo
+// server as it was pinned: its name, its tools, and each pinned answer.
+func TestGoClientServedAsPinned(t *testing.T) {
+	b := load(t, demoFixtures)
+	for _, tr := range transports {
+		for _, v := range []string{"", "2025-11-25", "2025-06-18"} {
+			t.Run(tr.name+"/"+v, func(t *testing.T) {
+				cs := tr.connect(t, newServer(t, b, Options{}), v, nil)
+				ctx := context.Background()
+				init := cs.InitializeResult()
+				if init.ServerInfo.Name != "jig-demo" || init.ServerInfo.Version != "1.0.0" {
+					t.Errorf("server info = %+v, want jig-demo 1.0.0", init.ServerInfo)
+				}
+				if v == "" && init.ProtocolVersion != "2026-07-28" {
+					t.Errorf("protocol version = %q, want the pinned 2026-07-28", init.ProtocolVersion)
+				}
+				if init.Capabilities == nil || init.Capabilities.Tools == nil {
+					t.Errorf("capabilities %+v lack tools", init.Capabilities)
+				}
+				tools, err := cs.ListTools(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var names []string
+				for _, tool := range tools.Tools {
+					names = append(names, tool.Name)
+				}
+				if strings.Join(names, ",") != "echo,search_order,get_report,search_orders" {
+					t.Errorf("tools = %v, want the four pinned (in file order)", names)
+				}
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+				if err != nil || text(t, res) != "hi" {
+					t.Fatalf("echo: %v %+v", err, res)
+				}
+				res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_order", Arguments: map[string]any{"order_id": "nope"}})
+				if err != nil || !res.IsError {
+					t.Errorf("search_order nope: want the pinned tool error, got %v %+v", err, res)
+				}
+				res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_orders", Arguments: json.RawMessage(`{"limit":2.0,"customer":"acme"}`)})
+				if err != nil || !strings.Contains(text(t, res), `"count":2`) {
+					t.Errorf("search_orders (keys reordered, 2.0): %v %+v", err, res)
+				}
+			})
+		}
+	}
+}
+
+// post sends one raw message to the mock over HTTP and returns the body.
+func post(t *testing.T, url, body string, header ...string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp, out
+}
+
+// The answer's result is the pinned bytes: key order and number spelling as
+// pinned, the client's id in place.
+func TestAnswerIsThePinnedBytes(t *testing.T) {
+	b := load(t, demoFixtures)
+	ts := httptest.NewServer(newServer(t, b, Options{}).HTTPHandler())
+	defer ts.Close()
+	f, err := fixture.Load(filepath.Join(demoFixtures, "search.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := frames.Compact(f.Response.Result)
+	_, body := post(t, ts.URL, `{"jsonrpc":"2.0","id":"c-7","method":"tools/call","params":{"name":"search_orders","arguments":{"customer":"acme","limit":2}}}`)
+	if !bytes.Equal(body, []byte(`{"jsonrpc":"2.0","id":"c-7","result":`+string(want)+`}`)) {
+		t.Errorf("answer is not the pinned bytes:\n got %s\nwant result %s", body, want)
+	}
+}
+
+// A request that matches nothing gets an error naming the closest recorded
+// request and the field that differs, and is listed in the report.
+func TestNearMiss(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			s := newServer(t, load(t, demoFixtures), Options{})
+			cs := tr.connect(t, s, "", nil)
+			_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search_orders", Arguments: map[string]any{"customer": "acme", "limit": 3}})
+			if err == nil {
+				t.Fatal("a call with another limit was answered")
+			}
+			for _, want := range []string{"no recorded tools/call search_orders matches", "search.json", "/arguments/limit: recorded 2, sent 3"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("the near-miss error lacks %q: %v", want, err)
+				}
+			}
+			rep := s.Report()
+			if len(rep.Misses) != 1 || rep.Misses[0].Name != "search_orders" || len(rep.Misses[0].Closest) == 0 || rep.Misses[0].Closest[0].Source != filepath.Join(demoFixtures, "search.json") {
+				t.Errorf("report misses = %+v", rep.Misses)
+			}
+			// The other three were never asked for.
+			if len(rep.Unused) != 4 {
+				t.Errorf("unused = %+v, want all four fixtures", rep.Unused)
+			}
+		})
+	}
+}
+
+// A request rule lets a pinned request match another value of its type,
+// and --match tool answers any call of the tool; exact refuses both.
+func TestMatchModes(t *testing.T) {
+	dir := t.TempDir()
+	f, err := fixture.Load(filepath.Join(demoFixtures, "search.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Request.Rules = []fixture.Rule{{Path: "/arguments/customer", Type: fixture.TypeString}}
+	data, _ := f.Marshal()
+	os.WriteFile(filepath.Join(dir, "search.json"), data, 0o644)
+	b := load(t, dir)
+	call := func(opts Options, args string) error {
+		cs := stdioClient(t, newServer(t, b, opts), "", nil)
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search_orders", Arguments: json.RawMessage(args)})
+		return err
+	}
+	if err := call(Options{}, `{"customer":"globex","limit":2}`); err != nil {
+		t.Errorf("rules: another customer under a string rule did not match: %v", err)
+	}
+	if err := call(Options{}, `{"customer":7,"limit":2}`); err == nil {
+		t.Errorf("rules: a number where the rule wants a string matched")
+	}
+	if err := call(Options{Match: MatchExact}, `{"customer":"globex","limit":2}`); err == nil {
+		t.Errorf("exact: another customer matched")
+	}
+	if err := call(Options{Match: MatchTool}, `{"customer":"x","limit":99}`); err != nil {
+		t.Errorf("tool: any call of the tool should match: %v", err)
+	}
+	if err := call(Options{MatchFor: map[string]string{"search_orders": MatchExact}}, `{"customer":"globex","limit":2}`); err == nil {
+		t.Errorf("--match search_orders=exact: another customer matched")
+	}
+}
+
+// recording writes a jig transcript of frames (direction, raw) spaced by
+// 10 ms, and returns its path.
+func recording(t *testing.T, msgs ...[2]string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	fh, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw := frames.NewTranscriptWriter(fh, nil)
+	clock := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	tw.WriteHeader(frames.Header{Type: "header", Format: 1, Jig: "test", Started: clock})
+	log := frames.NewLog(func() time.Time { clock = clock.Add(10 * time.Millisecond); return clock })
+	log.AddSink(tw)
+	for _, m := range msgs {
+		log.Append(frames.Frame{Dir: frames.Direction(m[0]), Raw: []byte(m[1])})
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const (
+	c2s = string(frames.ClientToServer)
+	s2c = string(frames.ServerToClient)
+)
+
+func legacyHandshake() [][2]string {
+	return [][2]string{
+		{c2s, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"x","version":"1"}}}`},
+		{s2c, `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"recorded-server","version":"9.1"}}}`},
+		{c2s, `{"jsonrpc":"2.0","method":"notifications/initialized"}`},
+	}
+}
+
+// Several recorded answers to one request are served in recorded order,
+// then the last repeats, or with Cycle the first comes again.
+func TestSequence(t *testing.T) {
+	msgs := append(legacyHandshake(),
+		[2]string{c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"next","arguments":{}}}`},
+		[2]string{s2c, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"first"}]}}`},
+		[2]string{c2s, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"next","arguments":{}}}`},
+		[2]string{s2c, `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"second"}]}}`},
+	)
+	b := load(t, recording(t, msgs...))
+	for _, c := range []struct {
+		cycle bool
+		want  string
+	}{{false, "first second second"}, {true, "first second first"}} {
+		for _, tr := range transports {
+			cs := tr.connect(t, newServer(t, b, Options{Cycle: c.cycle, NoDelay: true}), "2025-06-18", nil)
+			if got := cs.InitializeResult().ServerInfo.Name; got != "recorded-server" {
+				t.Errorf("server name = %q, want the recorded one", got)
+			}
+			var got []string
+			for range 3 {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "next", Arguments: map[string]any{}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, text(t, res))
+			}
+			if strings.Join(got, " ") != c.want {
+				t.Errorf("%s cycle=%v: served %v, want %s", tr.name, c.cycle, got, c.want)
+			}
+		}
+	}
+}
+
+// flowRecording is a legacy session whose one call sent progress and asked
+// for an elicitation before its answer.
+func flowRecording() [][2]string {
+	return append(legacyHandshake(),
+		[2]string{c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"rec-tok"},"name":"slow","arguments":{}}}`},
+		[2]string{s2c, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"rec-tok","progress":1,"total":2}}`},
+		[2]string{s2c, `{"jsonrpc":"2.0","id":5,"method":"elicitation/create","params":{"message":"sure?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}`},
+		[2]string{c2s, `{"jsonrpc":"2.0","id":5,"result":{"action":"accept","content":{"ok":true}}}`},
+		[2]string{s2c, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"rec-tok","progress":2,"total":2}}`},
+		[2]string{s2c, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"done"}]}}`},
+	)
+}
+
+// Recorded progress is re-sent under the client's own progress token, and
+// a recorded elicitation is asked of the client, whose answer is recorded,
+// before the recorded answer.
+func TestFlowProgressAndElicitation(t *testing.T) {
+	b := load(t, recording(t, flowRecording()...))
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			log := frames.NewLog(nil)
+			progress := make(chan float64, 4)
+			asked := make(chan string, 1)
+			opts := &mcp.ClientOptions{
+				ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+					if r.Params.ProgressToken == "mine" {
+						progress <- r.Params.Progress
+					}
+				},
+				ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					asked <- r.Params.Message
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				},
+			}
+			cs := tr.connect(t, newServer(t, b, Options{Speed: 10, Log: log}), "2025-06-18", opts)
+			params := &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}}
+			params.SetProgressToken("mine")
+			res, err := cs.CallTool(context.Background(), params)
+			if err != nil || text(t, res) != "done" {
+				t.Fatalf("slow: %v %+v", err, res)
+			}
+			// The client may handle a notification after the answer that
+			// followed it: wait for both.
+			got, timeout := 0, time.After(time.Minute)
+			for got < 2 {
+				select {
+				case <-progress:
+					got++
+				case <-timeout:
+					t.Fatalf("the client got %d progress notifications under its token, want 2", got)
+				}
+			}
+			select {
+			case m := <-asked:
+				if m != "sure?" {
+					t.Errorf("elicitation message %q", m)
+				}
+			default:
+				t.Errorf("the recorded elicitation was not asked")
+			}
+			found := false
+			for i := range log.Len() {
+				f := log.Frame(i)
+				found = found || (f.Dir == frames.ClientToServer && strings.Contains(string(f.Raw), `"decline"`))
+			}
+			if !found {
+				t.Errorf("the client's answer to the elicitation was not recorded")
+			}
+		})
+	}
+}
+
+// Each injected fault is seen by the client.
+func TestInjectedFaults(t *testing.T) {
+	b := load(t, demoFixtures)
+	echo := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}}
+	faults := func(specs ...string) Options {
+		var o Options
+		for _, s := range specs {
+			f, err := ParseFault(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Faults = append(o.Faults, f)
+		}
+		return o
+	}
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			ctx := context.Background()
+			// A retryable outage: two errors, then the pinned answer.
+			cs := tr.connect(t, newServer(t, b, faults("echo:error=-32000,times=2")), "", nil)
+			for i := range 2 {
+				if _, err := cs.CallTool(ctx, echo); err == nil || !strings.Contains(err.Error(), "injected fault") {
+					t.Errorf("call %d: want the injected error, got %v", i+1, err)
+				}
+			}
+			if res, err := cs.CallTool(ctx, echo); err != nil || text(t, res) != "hi" {
+				t.Errorf("after the outage: %v %+v", err, res)
+			}
+			cs = tr.connect(t, newServer(t, b, faults("echo:is-error")), "", nil)
+			if res, err := cs.CallTool(ctx, echo); err != nil || !res.IsError {
+				t.Errorf("is-error: %v %+v", err, res)
+			}
+			cs = tr.connect(t, newServer(t, b, faults("echo:delay=1h")), "", nil)
+			short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+			_, err := cs.CallTool(short, echo)
+			cancel()
+			if err == nil {
+				t.Errorf("delay=1h: the call was answered")
+			}
+			cs = tr.connect(t, newServer(t, b, faults("echo:malformed")), "", nil)
+			short, cancel = context.WithTimeout(ctx, 10*time.Second)
+			_, err = cs.CallTool(short, echo)
+			cancel()
+			if err == nil {
+				t.Errorf("malformed: the call succeeded")
+			}
+		})
+	}
+	// close-after: the connection goes after the handshake and one answer.
+	s := newServer(t, b, faults("close-after=2"))
+	cs := stdioClient(t, s, "", nil)
+	ctx := context.Background()
+	if _, err := cs.CallTool(ctx, echo); err != nil {
+		t.Fatalf("the first call, within close-after=2: %v", err)
+	}
+	short, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := cs.CallTool(short, echo); err == nil {
+		t.Errorf("close-after=2: the third message was sent")
+	}
+}
+
+func TestParseFault(t *testing.T) {
+	for _, bad := range []string{"echo", "echo:explode", "echo:delay=soon", "echo:error=x", "close-after=-1", "echo:error,times=0", ":is-error", "echo:malformed=1"} {
+		if _, err := ParseFault(bad); err == nil {
+			t.Errorf("ParseFault(%q) accepted it", bad)
+		}
+	}
+	f, err := ParseFault("tools/list:error=-32001,times=3")
+	if err != nil || f.Target != "tools/list" || f.Code != -32001 || f.Times != 3 {
+		t.Errorf("ParseFault = %+v, %v", f, err)
+	}
+}
+
+// A redacted secret is served as its placeholder, or with Fill as the
+// value given; the mock never needs the secret to start.
+func TestFill(t *testing.T) {
+	msgs := append(legacyHandshake(),
+		[2]string{c2s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`},
+		[2]string{s2c, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"token [REDACTED:$API_TOKEN] ok"}]}}`},
+	)
+	path := recording(t, msgs...)
+	for _, c := range []struct {
+		fill map[string]string
+		want string
+	}{{nil, "token [REDACTED:$API_TOKEN] ok"}, {map[string]string{"API_TOKEN": `s3"cret`}, `token s3"cret ok`}} {
+		b := load(t, path)
+		b.Fill(c.fill)
+		cs := stdioClient(t, newServer(t, b, Options{}), "2025-06-18", nil)
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "whoami", Arguments: map[string]any{}})
+		if err != nil || text(t, res) != c.want {
+			t.Errorf("fill %v: %v %q, want %q", c.fill, err, text(t, res), c.want)
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"format":2,"scenario":"x"`), 0o644)
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "nope"), "nope"},
+		{bad, "bad.json"},
+		{t.TempDir(), "holds no fixtures"},
+	} {
+		if _, err := Load(c.path); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Load(%s) = %v, want an error naming %q", c.path, err, c.want)
+		}
+	}
+}

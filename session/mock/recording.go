@@ -1,0 +1,227 @@
+package mock
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// addRecording reads a jig transcript (jig's own sessions, jig proxy's
+// captures of a real client) and adds each request the client sent that
+// the server answered, with what the server sent while it was open.
+func (b *Book) addRecording(path string) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, pathErr(err))
+	}
+	defer fh.Close()
+	t, err := frames.ReadTranscript(fh)
+	if err != nil {
+		return fmt.Errorf("%s: %v (jig mock serves fixtures and jig recordings: jig sessions lists them)", path, err)
+	}
+	for _, w := range t.Warnings {
+		b.warn("%s: %s", path, w)
+	}
+	b.Recordings++
+	b.Sources = append(b.Sources, path)
+	before := len(b.all)
+	// open are the client's requests still waiting for an answer, in the
+	// order sent, so a server message in between joins the newest one's
+	// flow (or the one its progress token names).
+	var open []*Exchange
+	var started []time.Time
+	var handshake time.Time
+	byFrame := map[int]*Exchange{}
+	for i, f := range t.Frames {
+		switch {
+		case f.Dir == frames.ClientToServer && f.Kind == frames.KindRequest:
+			ex, err := b.recordedRequest(path, i, f, t)
+			if err != nil {
+				b.warn("%v", err)
+				continue
+			}
+			if ex == nil {
+				continue
+			}
+			open = append(open, ex)
+			started = append(started, f.Time)
+			byFrame[i] = ex
+		case f.Dir == frames.ServerToClient && f.IsResponse():
+			ex, ok := byFrame[t.Partner(i)]
+			if !ok {
+				continue
+			}
+			k := indexOf(open, ex)
+			r, err := newReply(append([]byte(nil), f.Raw...), f.Time.Sub(started[k]))
+			if err != nil {
+				b.warn("%s#%d: %v; not served", path, i+1, err)
+			} else {
+				ex.Reply = r
+				b.recordedFace(ex, f)
+				if ex.Method == "initialize" || ex.Method == "server/discover" {
+					handshake = f.Time
+				}
+			}
+			open = append(open[:k], open[k+1:]...)
+			started = append(started[:k], started[k+1:]...)
+			delete(byFrame, t.Partner(i))
+		case f.Dir == frames.ServerToClient && (f.Kind == frames.KindNotification || f.Kind == frames.KindRequest || f.Kind == frames.KindInvalid):
+			ev := Event{Raw: append([]byte(nil), f.Raw...), Method: f.Method, Kind: f.Kind}
+			if k := flowOwner(open, f.Raw); k >= 0 {
+				ev.At = f.Time.Sub(started[k])
+				open[k].Flow = append(open[k].Flow, ev)
+				continue
+			}
+			if !handshake.IsZero() {
+				ev.At = f.Time.Sub(handshake)
+			}
+			b.session = append(b.session, ev)
+		}
+	}
+	n := 0
+	for _, ex := range b.all[before:] {
+		if ex.Reply != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		b.warn("%s: no request in it has a recorded answer", path)
+	}
+	return nil
+}
+
+// recordedRequest turns the client's request at frame i into an exchange,
+// or nil for the requests the mock answers itself.
+func (b *Book) recordedRequest(path string, i int, f *frames.Frame, t *frames.Transcript) (*Exchange, error) {
+	var msg struct {
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(f.Raw, &msg); err != nil {
+		return nil, fmt.Errorf("%s#%d: not JSON: %v; not served", path, i+1, err)
+	}
+	if msg.Method == "ping" {
+		return nil, nil
+	}
+	ex := &Exchange{Source: fmt.Sprintf("%s#%d", path, i+1), Method: msg.Method, Params: msg.Params}
+	ex.Name, ex.Arguments = nameOf(ex.Method, ex.Params)
+	if v := metaVersion(msg.Params); v != "" {
+		b.addVersion(v)
+	}
+	var st struct {
+		RequestState string `json:"requestState"`
+	}
+	_ = json.Unmarshal(msg.Params, &st)
+	ex.state = st.RequestState
+	if err := b.add(ex); err != nil {
+		return nil, err
+	}
+	return ex, nil
+}
+
+// recordedFace takes the server's self-description from a recorded
+// handshake answer.
+func (b *Book) recordedFace(ex *Exchange, f *frames.Frame) {
+	if f.Kind != frames.KindResult || (ex.Method != "initialize" && ex.Method != "server/discover") {
+		return
+	}
+	s, e, ok := frames.MemberSpan(f.Raw, "result")
+	if !ok {
+		return
+	}
+	res := json.RawMessage(f.Raw[s:e])
+	var r struct {
+		ProtocolVersion   string          `json:"protocolVersion"`
+		SupportedVersions []string        `json:"supportedVersions"`
+		Capabilities      json.RawMessage `json:"capabilities"`
+		Instructions      string          `json:"instructions"`
+		ServerInfo        struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"serverInfo"`
+		Meta struct {
+			ServerInfo struct {
+				Name    string `json:"name"`
+				Version string `json:"version"`
+			} `json:"io.modelcontextprotocol/serverInfo"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(res, &r)
+	if b.face.name != "" {
+		// The first source's server is the mock's: a fixture's, or the
+		// first recorded handshake's.
+		for _, v := range append(r.SupportedVersions, r.ProtocolVersion) {
+			b.addVersion(v)
+		}
+		return
+	}
+	name, version := r.ServerInfo.Name, r.ServerInfo.Version
+	if name == "" {
+		name, version = r.Meta.ServerInfo.Name, r.Meta.ServerInfo.Version
+	}
+	b.face.name, b.face.version = name, version
+	if len(r.Capabilities) > 0 {
+		b.face.capabilities, _ = frames.Compact(r.Capabilities)
+	}
+	b.face.instructions = r.Instructions
+	if ex.Method == "initialize" {
+		b.face.initialize = res
+		b.face.initVersion = r.ProtocolVersion
+		b.addVersion(r.ProtocolVersion)
+	} else {
+		b.face.discover = res
+		for _, v := range r.SupportedVersions {
+			b.addVersion(v)
+		}
+	}
+}
+
+// flowOwner is the open request a server message belongs to: the one its
+// progress token or related request names, else the newest; -1 when none is
+// open.
+func flowOwner(open []*Exchange, raw []byte) int {
+	if len(open) == 0 {
+		return -1
+	}
+	if s, e, ok := frames.MemberSpan(raw, "params", "progressToken"); ok {
+		tok := string(raw[s:e])
+		for k, ex := range open {
+			if progressToken(ex.Params) == tok {
+				return k
+			}
+		}
+	}
+	return len(open) - 1
+}
+
+// progressToken is the JSON text of a request's progress token, "" if none.
+func progressToken(params json.RawMessage) string {
+	if s, e, ok := frames.MemberSpan(params, "_meta", "progressToken"); ok {
+		return string(params[s:e])
+	}
+	return ""
+}
+
+// metaVersion is the protocol version a 2026-07-28 request carries in its
+// _meta, "" for a legacy request.
+func metaVersion(params json.RawMessage) string {
+	s, e, ok := frames.MemberSpan(params, "_meta", "io.modelcontextprotocol/protocolVersion")
+	if !ok {
+		return ""
+	}
+	var v string
+	_ = json.Unmarshal(params[s:e], &v)
+	return v
+}
+
+func indexOf(list []*Exchange, ex *Exchange) int {
+	for k, have := range list {
+		if have == ex {
+			return k
+		}
+	}
+	return -1
+}

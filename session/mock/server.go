@@ -1,0 +1,405 @@
+// Package mock serves fixtures and recordings as an MCP server (jig mock):
+// a client under test — an agent framework's adapter, a host application,
+// a gateway, an SDK upgrade — talks to it over stdio or Streamable HTTP and
+// gets what the recorded server answered, byte for byte, deterministically
+// and offline. A request nothing recorded matches gets a JSON-RPC error
+// naming the closest recorded requests and where they differ (WireMock's
+// near-miss report); faults can be injected to test the client's error
+// handling.
+//
+// Messages are decoded with the official SDK's jsonrpc package; answers are
+// the recorded bytes with the client's id put in, so key order and number
+// spelling are as recorded (the SDK's server would re-encode them, and
+// could not send a malformed line on purpose).
+package mock
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// Match modes: how a request is matched with a recorded one.
+const (
+	// MatchExact: the same params, but for key order, number spelling and
+	// the protocol's own _meta.
+	MatchExact = "exact"
+	// MatchRules: exact, else per the fixture's normalization rules — a
+	// redacted value, a request rule's path or a value a scenario step took
+	// from an earlier step's answer matches any value of its type.
+	MatchRules = "rules"
+	// MatchTool: any request for the same tool, prompt or resource.
+	MatchTool = "tool"
+)
+
+// Options say how a mock server answers.
+type Options struct {
+	// Match is the match mode for every request (default MatchRules);
+	// MatchFor overrides it per tool, prompt or resource name.
+	Match    string
+	MatchFor map[string]string
+	// Cycle serves a recorded sequence again from its start once it has
+	// all been served; by default its last answer repeats.
+	Cycle bool
+	// Speed divides the recorded spacing of notifications and answers
+	// (2 is twice as fast); 0 means 1. NoDelay sends everything at once.
+	Speed   float64
+	NoDelay bool
+	// Faults are injected before matching.
+	Faults []Fault
+	// Log, when set, gets every message in and out, for recording.
+	Log *frames.Log
+}
+
+// A Server answers MCP requests from a Book. It is safe for concurrent use
+// by any number of client sessions.
+type Server struct {
+	book *Book
+	opts Options
+
+	mu     sync.Mutex
+	served []int // times each exchange was served, by index
+	misses []*Miss
+	faults []int // times each fault fired
+	shared *Conn // the 2026-07-28 era's requests, which carry no session
+}
+
+// New returns a server answering from b.
+func New(b *Book, opts Options) (*Server, error) {
+	if opts.Match == "" {
+		opts.Match = MatchRules
+	}
+	for name, m := range opts.MatchFor {
+		if err := checkMode(m); err != nil {
+			return nil, fmt.Errorf("--match %s=%s: %v", name, m, err)
+		}
+	}
+	if err := checkMode(opts.Match); err != nil {
+		return nil, fmt.Errorf("--match %s: %v", opts.Match, err)
+	}
+	if opts.Speed <= 0 {
+		opts.Speed = 1
+	}
+	s := &Server{book: b, opts: opts, served: make([]int, len(b.all)), faults: make([]int, len(opts.Faults))}
+	s.shared = s.NewConn()
+	return s, nil
+}
+
+func checkMode(m string) error {
+	switch m {
+	case MatchExact, MatchRules, MatchTool:
+		return nil
+	}
+	return fmt.Errorf("is not a match mode (exact, rules or tool)")
+}
+
+// Book is what the server answers from.
+func (s *Server) Book() *Book { return s.book }
+
+// A Sender sends one message to the client, on the stream the request
+// that caused it came in on. It returns errClosed once the connection is
+// gone (or a fault closed it). A nil message opens the stream without
+// sending anything (an HTTP response's headers).
+type Sender func(msg []byte) error
+
+var errClosed = errors.New("the connection is closed")
+
+// A Conn is one client session: what it has been served of each recorded
+// sequence, its requests in flight, and the server's requests to it that
+// await an answer.
+type Conn struct {
+	srv *Server
+
+	mu       sync.Mutex
+	next     map[string]int                // answers served per sequence
+	inflight map[string]context.CancelFunc // the client's requests, by id text
+	pending  map[string]chan []byte        // the server's requests, by id text
+	seq      int                           // ids of the server's requests
+	sent     int                           // messages sent, for close-after faults
+	legacy   bool                          // initialize was answered
+	gone     chan struct{}                 // closed when the client hangs up
+	hungUp   sync.Once
+}
+
+// hangUp ends the requests that wait for the client to cancel them: the
+// client is gone.
+func (c *Conn) hangUp() { c.hungUp.Do(func() { close(c.gone) }) }
+
+// park keeps a request open, with its stream, until the client cancels it
+// or hangs up.
+func (c *Conn) park(ctx context.Context, send Sender) {
+	_ = send(nil) // open the stream
+	select {
+	case <-ctx.Done():
+	case <-c.gone:
+	}
+}
+
+// NewConn starts a client session.
+func (s *Server) NewConn() *Conn {
+	return &Conn{srv: s, next: map[string]int{}, inflight: map[string]context.CancelFunc{}, pending: map[string]chan []byte{}, gone: make(chan struct{})}
+}
+
+// incoming is a message as received: decoded by the SDK, with the id's
+// JSON text kept as sent.
+type incoming struct {
+	raw    []byte
+	req    *jsonrpc.Request
+	resp   *jsonrpc.Response
+	id     string
+	method string
+	params json.RawMessage
+}
+
+func decode(raw []byte) (*incoming, error) {
+	msg, err := jsonrpc.DecodeMessage(raw)
+	if err != nil {
+		return nil, err
+	}
+	in := &incoming{raw: raw}
+	if s, e, ok := frames.MemberSpan(raw, "id"); ok {
+		in.id = string(raw[s:e])
+	}
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		in.req, in.method, in.params = m, m.Method, m.Params
+	case *jsonrpc.Response:
+		in.resp = m
+	}
+	return in, nil
+}
+
+// Handle answers one message from the client, sending what it causes with
+// send, and returns when the answer is sent (or the request cancelled, or
+// ctx done). It may be called concurrently for the messages of one Conn.
+func (c *Conn) Handle(ctx context.Context, raw []byte, send Sender) error {
+	c.srv.record(frames.ClientToServer, raw)
+	in, err := decode(raw)
+	if err != nil {
+		return c.send(send, errorMessage("null", jsonrpc.CodeParseError, "jig mock: the message is not JSON-RPC: "+err.Error(), nil))
+	}
+	if in.resp != nil {
+		c.answered(in.id, raw)
+		return nil
+	}
+	if !in.req.IsCall() {
+		c.notified(in)
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.mu.Lock()
+	c.inflight[in.id] = cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.inflight, in.id)
+		c.mu.Unlock()
+	}()
+	return c.request(ctx, in, send)
+}
+
+// notified handles the client's notifications: a cancellation stops the
+// request it names; the rest need no answer.
+func (c *Conn) notified(in *incoming) {
+	if in.method != "notifications/cancelled" {
+		return
+	}
+	s, e, ok := frames.MemberSpan(in.params, "requestId")
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.inflight[string(in.params[s:e])]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// answered hands the client's answer to the server's request that awaits
+// it.
+func (c *Conn) answered(id string, raw []byte) {
+	c.mu.Lock()
+	ch := c.pending[id]
+	delete(c.pending, id)
+	c.mu.Unlock()
+	if ch != nil {
+		ch <- raw
+	}
+}
+
+func (c *Conn) request(ctx context.Context, in *incoming, send Sender) error {
+	name, _ := nameOf(in.method, in.params)
+	if f := c.srv.fault(in.method, name); f != nil {
+		if done, err := c.inject(ctx, in, f, send); done {
+			return err
+		}
+	}
+	switch in.method {
+	case "initialize":
+		c.mu.Lock()
+		c.legacy = true
+		c.mu.Unlock()
+		return c.reply(send, in, c.srv.book.initializeResult(in.params))
+	case "server/discover":
+		res, ok := c.srv.book.discoverResult(in.params)
+		if !ok {
+			return c.send(send, errorMessage(in.id, jsonrpc.CodeMethodNotFound, "Method not found: the recorded server speaks no 2026-07-28 era (initialize instead)", nil))
+		}
+		return c.reply(send, in, res)
+	case "ping":
+		return c.reply(send, in, c.srv.book.plainResult(in.params, nil))
+	}
+	ex, miss := c.srv.match(c, in)
+	if ex != nil {
+		return c.serve(ctx, in, ex, send)
+	}
+	if res, ok := c.srv.book.synthesized(in.method, in.params); ok {
+		return c.reply(send, in, res)
+	}
+	switch in.method {
+	case "subscriptions/listen", "resources/subscribe":
+		if len(c.srv.book.byMethod[in.method]) == 0 && in.method == "subscriptions/listen" {
+			c.park(ctx, send) // open until the client cancels it
+			return nil
+		}
+	}
+	c.srv.missed(miss)
+	return c.send(send, miss.message(in.id))
+}
+
+// serve sends what the recorded server sent while the request was open,
+// with its recorded spacing, then the recorded answer.
+func (c *Conn) serve(ctx context.Context, in *incoming, ex *Exchange, send Sender) error {
+	start := time.Now()
+	token := progressToken(in.params)
+	for _, ev := range ex.Flow {
+		if err := c.wait(ctx, start, ev.At); err != nil {
+			return nil
+		}
+		msg := ev.Raw
+		switch {
+		case ev.Method == "notifications/progress":
+			if token == "" {
+				continue // the client asked for no progress
+			}
+			msg, _ = frames.SetMember(msg, []byte(token), "params", "progressToken")
+		case ev.Kind == frames.KindRequest:
+			if err := c.ask(ctx, msg, send); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.send(send, msg); err != nil {
+			return err
+		}
+	}
+	if ex.Reply == nil {
+		c.park(ctx, send) // the recorded client cancelled it; so must this one
+		return nil
+	}
+	if err := c.wait(ctx, start, ex.Reply.At); err != nil {
+		return nil
+	}
+	return c.send(send, ex.Reply.Message(in.id))
+}
+
+// ask sends the recorded server's request to the client (sampling,
+// elicitation, roots/list) under an id of the mock's, and waits for the
+// client's answer, which the recording keeps.
+func (c *Conn) ask(ctx context.Context, msg []byte, send Sender) error {
+	c.mu.Lock()
+	c.seq++
+	id := fmt.Sprintf(`"jig-mock-%d"`, c.seq)
+	ch := make(chan []byte, 1)
+	c.pending[id] = ch
+	c.mu.Unlock()
+	msg, _ = frames.SetMember(msg, []byte(id), "id")
+	if err := c.send(send, msg); err != nil {
+		return err
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.pending, id)
+		c.mu.Unlock()
+		return nil
+	}
+}
+
+// wait sleeps until at (scaled by the speed) after start; it fails when
+// ctx ends first.
+func (c *Conn) wait(ctx context.Context, start time.Time, at time.Duration) error {
+	if c.srv.opts.NoDelay || at <= 0 {
+		return ctx.Err()
+	}
+	d := time.Until(start.Add(time.Duration(float64(at) / c.srv.opts.Speed)))
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// reply sends a result the mock made itself.
+func (c *Conn) reply(send Sender, in *incoming, result []byte) error {
+	msg := make([]byte, 0, len(result)+len(in.id)+32)
+	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
+	msg = append(msg, in.id...)
+	msg = append(msg, `,"result":`...)
+	msg = append(msg, result...)
+	return c.send(send, append(msg, '}'))
+}
+
+// send sends msg and records it, unless a close-after fault has closed
+// the connection.
+func (c *Conn) send(send Sender, msg []byte) error {
+	if limit, ok := c.srv.closeAfter(); ok {
+		c.mu.Lock()
+		c.sent++
+		over := c.sent > limit
+		c.mu.Unlock()
+		if over {
+			return errClosed
+		}
+	}
+	c.srv.record(frames.ServerToClient, msg)
+	return send(msg)
+}
+
+func (s *Server) record(dir frames.Direction, raw []byte) {
+	if s.opts.Log != nil {
+		s.opts.Log.Append(frames.Frame{Dir: dir, Raw: append([]byte(nil), raw...)})
+	}
+}
+
+// errorMessage is a JSON-RPC error response.
+func errorMessage(id string, code int64, message string, data any) []byte {
+	e := struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+		Data    any    `json:"data,omitempty"`
+	}{code, message, data}
+	body, _ := json.Marshal(e)
+	return []byte(`{"jsonrpc":"2.0","id":` + id + `,"error":` + string(body) + `}`)
+}
+
+// Shared is the session of requests that carry none: the 2026-07-28 era's
+// over HTTP.
+func (s *Server) Shared() *Conn { return s.shared }
