@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"testing"
@@ -8,12 +9,20 @@ import (
 	"github.com/mcpjig/jig/session/oauth/oauthtest"
 )
 
+// asJigEnv makes the test binary run as jig.
+const asJigEnv = "JIG_TEST_AS_JIG"
+
 // TestMain points the sessions directory at a temporary one: every CLI
 // session records by default, and tests must not fill the user's; so does
 // the OAuth credentials store, kept out of the OS keyring. With JIG_HOSTILE
 // set the binary is one of the hostile suite's servers instead; started as
 // oauthtest's browser, it follows a login's redirect.
 func TestMain(m *testing.M) {
+	if os.Getenv(asJigEnv) == "1" {
+		// The test binary as jig itself, for tests that need jig as a
+		// command (jig replay ... -- jig mock ...).
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	if mode := os.Getenv(hostileEnv); mode != "" {
 		serveHostile(mode)
 	}

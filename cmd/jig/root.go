@@ -109,6 +109,7 @@ func newRoot(st *streams) *cobra.Command {
 		newAttributeCmd(st, runAttribute),
 		newSessionsCmd(st, runSessions, runPrune),
 		newServeDemoCmd(st, runServeDemo),
+		newMockCmd(st, runMock),
 		newDemoCmd(st, runTUI),
 		newConnectCmd(st, runTUI),
 		newAuthCmd(st, runAuthLogin, runAuthStatus, runAuthLogout),

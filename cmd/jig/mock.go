@@ -1,0 +1,316 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session/mock"
+	"github.com/mcpjig/jig/session/record"
+)
+
+// mockOptions are jig mock's.
+type mockOptions struct {
+	paths     []string
+	listen    string
+	transport string
+	match     []string
+	strict    bool
+	reports   []string
+	cycle     bool
+	speed     float64
+	noDelay   bool
+	fill      []string
+	inject    []string
+	record    string
+	noRecord  bool
+}
+
+const mockLong = `jig mock serves fixtures and recordings as an MCP server, so the client side
+(an agent framework's adapter, a host application, a gateway, an SDK upgrade)
+can be tested against what a real server answered: deterministically, offline.
+
+Each PATH is a fixture, a directory of fixtures, or a jig recording (jig
+sessions lists them; jig proxy records a real client's). Answers are the
+recorded bytes, with the client's id; the handshake is the recorded server's
+(name, version, capabilities, protocol version, both eras); tools/list lists
+the pinned tool definitions when no recorded tools/list is served.
+
+Matching: the same params (key order, number spelling and _meta aside); then
+the fixture's rules (a redacted value or a rule's path matches any value of
+its type); --match tool answers any call of the tool. --match TOOL=MODE sets
+one tool's. A request nothing matches gets a JSON-RPC error naming the closest
+recorded requests and the fields that differ, and is listed at exit. Several
+recorded answers to one request are served in order, then the last repeats
+(--cycle: from the first again).
+
+What the server sent while a request was open (progress, logging, requests
+for sampling, elicitation or roots) is sent again in order with its recorded
+spacing (--speed N divides it, --no-delay drops it); the client's answers are
+recorded. A request the recorded client cancelled stays open until this one
+does.
+
+stdio by default; --listen ADDR serves Streamable HTTP at any path
+(http://ADDR/mcp). Sessions are recorded like any other jig session unless
+--no-record. A summary goes to stderr at exit (stdin closed, or ctrl+c).`
+
+func newMockCmd(st *streams, runF runFunc[mockOptions]) *cobra.Command {
+	o := &mockOptions{}
+	cmd := &cobra.Command{
+		Use:   "mock PATH... [--listen ADDR]",
+		Short: "Serve fixtures and recordings as an MCP server, to test a client offline",
+		Long:  mockLong,
+		Example: `  jig mock fixtures/
+  jig mock sessions/run.jsonl --listen 127.0.0.1:3999
+  jig mock fixtures/ --strict --report json=unused.json
+  jig mock fixtures/ --inject 'search_orders:error=-32603,times=2' --inject 'get_report:delay=2s'
+  jig replay fixtures/ -- jig mock fixtures/`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.paths = args
+			return runF(cmd.Context(), o, st)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.listen, "listen", "", "serve Streamable HTTP on ADDR (127.0.0.1:3999) instead of stdio")
+	fl.StringVar(&o.transport, "transport", "", "with --listen: http (Streamable HTTP, the default)")
+	fl.StringArrayVar(&o.match, "match", nil, "how requests match recorded ones: exact, rules (default) or tool; TOOL=MODE for one tool (repeatable)")
+	fl.BoolVar(&o.strict, "strict", false, "exit 1 when a request matched nothing")
+	fl.StringArrayVar(&o.reports, "report", nil, "at exit, write what was served, unused and missed: json=FILE (repeatable)")
+	fl.BoolVar(&o.cycle, "cycle", false, "serve a recorded sequence from its start again once it is used up (default: the last answer repeats)")
+	fl.Float64Var(&o.speed, "speed", 1, "divide the recorded spacing of notifications and answers by N")
+	fl.BoolVar(&o.noDelay, "no-delay", false, "send recorded notifications and answers at once")
+	fl.StringArrayVar(&o.fill, "fill", nil, "serve $NAME's value where a recorded answer says [REDACTED:NAME] (repeatable)")
+	fl.StringArrayVar(&o.inject, "inject", nil, "inject a fault: TOOL:delay=500ms, TOOL:error[=CODE], TOOL:is-error, TOOL:malformed, close-after=N; ,times=N fires it N times (repeatable)")
+	fl.StringVar(&o.record, "record", "", "record to FILE (default: a new file in the sessions directory)")
+	fl.BoolVar(&o.noRecord, "no-record", false, "record nothing")
+	return cmd
+}
+
+// mockConfig is what jig mock's flags say, checked.
+type mockConfig struct {
+	opts    mock.Options
+	fill    map[string]string
+	reports []string // json files
+}
+
+func (o *mockOptions) check() (*mockConfig, error) {
+	cfg := &mockConfig{fill: map[string]string{}}
+	switch {
+	case o.transport != "" && o.transport != "http":
+		return nil, usageErr("--transport %q: jig mock serves http (Streamable HTTP) with --listen, stdio without", o.transport)
+	case o.transport != "" && o.listen == "":
+		return nil, usageErr("--transport needs --listen ADDR")
+	case o.speed <= 0:
+		return nil, usageErr("--speed %v: give a number above 0 (2 is twice as fast), or --no-delay", o.speed)
+	case o.noRecord && o.record != "":
+		return nil, usageErr("--record and --no-record contradict each other")
+	}
+	cfg.opts = mock.Options{Cycle: o.cycle, Speed: o.speed, NoDelay: o.noDelay, MatchFor: map[string]string{}}
+	for _, m := range o.match {
+		if name, mode, ok := strings.Cut(m, "="); ok {
+			cfg.opts.MatchFor[name] = mode
+			continue
+		}
+		cfg.opts.Match = m
+	}
+	for _, spec := range o.inject {
+		f, err := mock.ParseFault(spec)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		cfg.opts.Faults = append(cfg.opts.Faults, f)
+	}
+	for _, name := range o.fill {
+		name = strings.TrimPrefix(name, "$")
+		v, ok := os.LookupEnv(name)
+		if !ok || v == "" {
+			return nil, usageErr("--fill %s: $%s is not set (export it, or leave the placeholder served as recorded)", name, name)
+		}
+		cfg.fill[name] = v
+	}
+	for _, r := range o.reports {
+		kind, path, ok := strings.Cut(r, "=")
+		if !ok || kind != "json" || path == "" {
+			return nil, usageErr("--report %q: expected json=FILE", r)
+		}
+		cfg.reports = append(cfg.reports, path)
+	}
+	return cfg, nil
+}
+
+func runMock(ctx context.Context, o *mockOptions, st *streams) error {
+	cfg, err := o.check()
+	if err != nil {
+		return err
+	}
+	book, err := mock.Load(o.paths...)
+	if err != nil {
+		return usageErr("jig mock: %v", err)
+	}
+	for _, w := range book.Warnings {
+		fmt.Fprintf(st.err, "jig mock: %s\n", w)
+	}
+	for _, v := range cfg.fill {
+		st.redact.Add(v)
+	}
+	book.Fill(cfg.fill)
+	mode := "stdio"
+	if o.listen != "" {
+		mode = "Streamable HTTP"
+	}
+	target, _ := json.Marshal(record.Target{Transport: "mock", Command: append([]string{"jig", "mock"}, o.paths...), Listen: o.listen})
+	log := frames.NewWriteThroughLog(nil)
+	path, closer, err := record.ForLog(log, record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Label: "mock", Mode: "mock", Redactor: st.redact})
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	cfg.opts.Log = log
+	srv, err := mock.New(book, cfg.opts)
+	if err != nil {
+		closer()
+		return usageErr("%v", err)
+	}
+	fmt.Fprintf(st.err, "jig mock: serving %s (%s, %s) over %s\n", describeBook(book), book.ServerName(), book.ServerVersion(), mode)
+	var runErr error
+	if o.listen != "" {
+		runErr = serveMockHTTP(ctx, srv, o.listen, st)
+	} else if runErr = srv.ServeStdio(ctx, st.in, st.rawOut); errors.Is(runErr, syscall.EPIPE) {
+		runErr = nil
+	}
+	if cerr := closer(); cerr != nil {
+		fmt.Fprintf(st.err, "jig mock: %s\n", recordingIncomplete(path, cerr))
+	} else if path != "" {
+		fmt.Fprintf(st.err, "jig mock: recorded %d frames to %s\n", log.Len(), path)
+	}
+	return finishMock(ctx, o, cfg, srv, runErr, st)
+}
+
+// finishMock reports what was served and decides the exit status.
+func finishMock(ctx context.Context, o *mockOptions, cfg *mockConfig, srv *mock.Server, runErr error, st *streams) error {
+	rep := srv.Report()
+	summarizeMock(st, rep)
+	for _, file := range cfg.reports {
+		if err := writeMockReport(file, rep, st.redact); err != nil {
+			return usageErr("--report json=%s: %v", file, err)
+		}
+	}
+	if interruption(ctx) != nil || errors.Is(runErr, context.Canceled) {
+		runErr = nil // ctrl+c is how an HTTP mock ends
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if o.strict && len(rep.Misses) > 0 {
+		fmt.Fprintf(st.err, "jig mock: --strict: %d requests matched nothing\n", len(rep.Misses))
+		return exitWith(exitServerError)
+	}
+	return nil
+}
+
+func describeBook(b *mock.Book) string {
+	var parts []string
+	if b.Fixtures > 0 {
+		parts = append(parts, plural(b.Fixtures, "fixture"))
+	}
+	if b.Recordings > 0 {
+		parts = append(parts, plural(b.Recordings, "recording"))
+	}
+	return fmt.Sprintf("%s, %s", plural(len(b.Exchanges()), "recorded exchange"), strings.Join(parts, " and "))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// serveMockHTTP serves until ctx ends (ctrl+c).
+func serveMockHTTP(ctx context.Context, srv *mock.Server, addr string, st *streams) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return usageErr("--listen %s: %v", addr, err)
+	}
+	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(st.err, "jig mock: listening on http://%s/mcp (ctrl+c ends it)\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(sctx)
+	return nil
+}
+
+// summarizeMock tells stderr what was missed and left unused.
+func summarizeMock(st *streams, rep mock.Report) {
+	fmt.Fprintf(st.err, "jig mock: served %d answers; %d recorded exchanges unused; %d requests matched nothing\n", rep.Served, len(rep.Unused), len(rep.Misses))
+	for _, m := range rep.Misses {
+		what := m.Method
+		if m.Name != "" {
+			what += " " + m.Name
+		}
+		line := fmt.Sprintf("  missed: %s %s (%d×)", what, frames.CompactString(m.Params), m.Count)
+		if len(m.Closest) > 0 {
+			line += "; closest " + m.Closest[0].Source
+			for i, d := range m.Closest[0].Differences {
+				if i == 3 {
+					line += ", …"
+					break
+				}
+				line += ", differs at " + d.Path
+			}
+		}
+		fmt.Fprintln(st.err, line)
+	}
+	for i, u := range rep.Unused {
+		if i == 20 {
+			fmt.Fprintf(st.err, "  … and %d more unused (--report json=FILE lists them all)\n", len(rep.Unused)-i)
+			break
+		}
+		fmt.Fprintf(st.err, "  unused: %s (%s %s)\n", u.Source, u.Method, u.Name)
+	}
+	for _, f := range rep.Faults {
+		fmt.Fprintf(st.err, "  injected %s: %d×\n", f.Spec, f.Fired)
+	}
+}
+
+// writeMockReport writes the report redacted, atomically: a file already
+// there stays whole until the new one is complete.
+func writeMockReport(path string, rep mock.Report, red *frames.Redactor) error {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(red.Bytes(data), '\n')
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".jig-mock-report-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
