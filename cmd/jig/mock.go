@@ -222,15 +222,15 @@ func finishMock(ctx context.Context, o *mockOptions, cfg *mockConfig, srv *mock.
 func describeBook(b *mock.Book) string {
 	var parts []string
 	if b.Fixtures > 0 {
-		parts = append(parts, plural(b.Fixtures, "fixture"))
+		parts = append(parts, countOf(b.Fixtures, "fixture"))
 	}
 	if b.Recordings > 0 {
-		parts = append(parts, plural(b.Recordings, "recording"))
+		parts = append(parts, countOf(b.Recordings, "recording"))
 	}
-	return fmt.Sprintf("%s, %s", plural(len(b.Exchanges()), "recorded exchange"), strings.Join(parts, " and "))
+	return fmt.Sprintf("%s, %s", countOf(len(b.Exchanges()), "recorded exchange"), strings.Join(parts, " and "))
 }
 
-func plural(n int, what string) string {
+func countOf(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
