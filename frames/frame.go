@@ -502,6 +502,60 @@ func AnswerIDs(f *Frame) []string {
 	return ids
 }
 
+// WithheldRequests returns the requests a withheld frame holds whose id can
+// be read: a request-shaped line that is not a usable message (invalid
+// UTF-8 or JSON, a params that is no object…), or the requests inside a
+// batch. Nobody dispatches them, so whoever withheld them owes each an error
+// answer, or the peer that sent it waits for ever. A request whose id cannot
+// be read (an object, cut off before it) cannot be answered.
+func WithheldRequests(f *Frame) []WithheldRequest {
+	switch {
+	case f.Kind == KindInvalid && f.ID != "" && f.Method != "" && utf8.ValidString(f.ID):
+		code := InvalidRequest
+		if !utf8.Valid(f.Raw) || !json.Valid(f.Raw) {
+			code = ParseError
+		}
+		return []WithheldRequest{{ID: f.ID, Method: f.Method, Code: code, Why: f.Err}}
+	case f.Kind != KindBatch:
+		return nil
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(f.Raw, &items) != nil {
+		return nil
+	}
+	var out []WithheldRequest
+	for _, it := range items {
+		e := Frame{Raw: it}
+		e.Classify()
+		if e.ID != "" && e.Method != "" && utf8.ValidString(e.ID) {
+			out = append(out, WithheldRequest{ID: e.ID, Method: e.Method, Code: InvalidRequest,
+				Why: "it came inside a JSON-RPC batch, which MCP does not use"})
+		}
+	}
+	return out
+}
+
+// A WithheldRequest is a request nobody dispatched (see WithheldRequests).
+type WithheldRequest struct {
+	ID, Method string
+	Code       int    // ParseError or InvalidRequest
+	Why        string // why it could not be used
+}
+
+// JSON-RPC's error codes for a request that could not be read.
+const (
+	ParseError     = -32700
+	InvalidRequest = -32600
+)
+
+// Answer is the JSON-RPC error that answers r, as one line: its message says
+// what jig could not use, its data the frame that held the request.
+func (r WithheldRequest) Answer(seq int64) []byte {
+	msg, _ := json.Marshal("jig could not use this " + r.Method + " request: " + r.Why)
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s,"data":{"jigWithheldFrame":%d}}}`+"\n",
+		r.ID, r.Code, msg, seq)
+}
+
 // Withheld returns the frames from the server that no peer could act on —
 // stray output, invalid JSON or JSON-RPC, batches, errors tied to no request
 // — which a capture kept as evidence but did not hand to the SDK, from

@@ -25,6 +25,7 @@ type lineTap struct {
 	toServer io.WriteCloser
 	wmu      sync.Mutex
 	pending  []byte
+	queued   []byte // jig's own lines, waiting for the SDK's line to end
 
 	// server → client, as the SDK reads it
 	sdkR *io.PipeReader
@@ -114,7 +115,32 @@ func (t *lineTap) Write(p []byte) (int, error) {
 		buf = buf[i+1:]
 	}
 	t.pending = append(t.pending[:0], buf...)
-	return t.toServer.Write(p)
+	n, err := t.toServer.Write(p)
+	if len(t.pending) == 0 && len(t.queued) > 0 && err == nil {
+		queued := t.queued
+		t.queued = nil
+		for q := queued; len(q) > 0; {
+			i := bytes.IndexByte(q, '\n')
+			t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.Clone(q[:i])})
+			q = q[i+1:]
+		}
+		_, err = t.toServer.Write(queued)
+	}
+	return n, err
+}
+
+// answerServer sends the server one line of jig's own (the error answering
+// a request jig withheld), recorded like every line the SDK writes. A line
+// the SDK has begun is finished first: the answer follows it.
+func (t *lineTap) answerServer(line []byte) {
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	if len(t.pending) > 0 {
+		t.queued = append(t.queued, line...)
+		return
+	}
+	t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.Clone(line[:len(line)-1])})
+	_, _ = t.toServer.Write(line)
 }
 
 // Close closes the server's input: for a child process, its stdin. It may
@@ -251,6 +277,11 @@ func (t *lineTap) deliver(f *frames.Frame, line []byte, complete bool) error {
 		}
 		_, err := t.sdkW.Write(msg)
 		return err
+	}
+	// A request nobody will dispatch gets its error now: a server that
+	// waits for the answer (sampling, elicitation) would wait for ever.
+	for _, r := range frames.WithheldRequests(f) {
+		go t.answerServer(r.Answer(f.Seq)) // never block reading on a server not reading
 	}
 	for _, id := range frames.AnswerIDs(f) {
 		if !t.log.Pending(frames.ClientToServer, id) {

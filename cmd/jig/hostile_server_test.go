@@ -79,6 +79,8 @@ type rawServer struct {
 	call func(s *rawServer, id json.RawMessage, params json.RawMessage)
 	// list answers tools/list when set.
 	list func(s *rawServer, id json.RawMessage, params json.RawMessage)
+	// response is given every response jig sends the server, when set.
+	response func(s *rawServer, line []byte)
 }
 
 // cyclingPages pages tools/list A → B → A → ... for ever.
@@ -121,6 +123,9 @@ func (s *rawServer) serve() {
 			Params json.RawMessage `json:"params"`
 		}
 		if json.Unmarshal(line, &req) != nil || len(req.ID) == 0 || req.Method == "" {
+			if s.response != nil && len(req.ID) > 0 {
+				s.response(s, line)
+			}
 			continue // notifications and responses need no answer
 		}
 		switch req.Method {
@@ -209,6 +214,29 @@ func init() {
 	answer("answer-batch", func(s *rawServer, id json.RawMessage) {
 		s.line(`[{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":[]}}]`)
 	})
+	// ask:KIND sends, on tools/call, a request to the client that jig
+	// cannot use, then waits for the answer to it before it answers the
+	// call with what it got: a server that waits on the client, as for
+	// sampling or elicitation, must get an error, not silence.
+	hostileServers["ask"] = func(kind string) {
+		var call json.RawMessage
+		(&rawServer{
+			call: func(s *rawServer, id, _ json.RawMessage) {
+				call = id
+				s.line(withheldAsks[kind])
+			},
+			response: func(s *rawServer, line []byte) {
+				var r struct {
+					Error struct {
+						Code    int    `json:"code"`
+						Message string `json:"message"`
+					} `json:"error"`
+				}
+				json.Unmarshal(line, &r)
+				s.result(call, fmt.Sprintf("the client answered: %d %s", r.Error.Code, r.Error.Message))
+			},
+		}).serve()
+	}
 	answer("answer-object-id", func(s *rawServer, id json.RawMessage) {
 		s.line(`{"jsonrpc":"2.0","id":{"n":` + string(id) + `},"result":{"content":[]}}`)
 	})
@@ -259,6 +287,14 @@ var badLines = map[string]string{
 	"string-code":   `{"jsonrpc":"2.0","id":99,"error":{"code":"E_FAIL","message":"x"}}`,
 	// Valid, with trailing blanks the SDK's decoder takes for trailing data.
 	"trailing-space": `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}` + " 	 ",
+}
+
+// withheldAsks are requests from a server that jig cannot hand to the SDK,
+// each with an id jig can read, by the kind of defect.
+var withheldAsks = map[string]string{
+	"utf8":  `{"jsonrpc":"2.0","id":"ask-1","method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"caf` + "\xe9" + `"}}],"maxTokens":10}}`,
+	"nan":   `{"jsonrpc":"2.0","id":"ask-1","method":"elicitation/create","params":{"message":"how many?","requestedSchema":{"type":"object"},"score":NaN}}`,
+	"batch": `[{"jsonrpc":"2.0","id":"ask-1","method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}]`,
 }
 
 // raw adds a rawServer mode whose tools/call writes before, then the result.

@@ -851,3 +851,40 @@ func TestSmallerHostileCases(t *testing.T) {
 		t.Errorf("cycling cursors: exit %d, want the 3 pages until the cursor repeats and a warning:\n%s\n%s", code, out, errOut)
 	}
 }
+
+// A request from the server that jig withholds (invalid UTF-8, NaN, inside
+// a batch) is answered with a JSON-RPC error naming what was wrong, recorded
+// as a frame like every other, so a server waiting on it (sampling,
+// elicitation) goes on instead of waiting for ever.
+func TestWithheldServerRequestIsAnswered(t *testing.T) {
+	for _, tt := range []struct{ kind, code, why string }{
+		{"utf8", "-32700", "invalid UTF-8"},
+		{"nan", "-32700", "invalid character 'N'"},
+		{"batch", "-32600", "inside a JSON-RPC batch"},
+	} {
+		t.Run(tt.kind, func(t *testing.T) {
+			code, out, errOut, rec := hostileCall(t, "ask:"+tt.kind, "--timeout", "20s")
+			if code != exitOK || !strings.Contains(out, "the client answered: "+tt.code+" jig could not use this ") || !strings.Contains(out, tt.why) {
+				t.Fatalf("exit %d, want 0 with the server told %s (%s)\nstdout: %s\nstderr: %s", code, tt.code, tt.why, out, errOut)
+			}
+			var ask, answer *frames.Frame
+			for _, f := range rec.Frames {
+				switch {
+				case f.Dir == frames.ServerToClient && bytes.Contains(f.Raw, []byte(`"ask-1"`)):
+					ask = f
+				case f.Dir == frames.ClientToServer && f.ID == `"ask-1"`:
+					answer = f
+				}
+			}
+			if ask == nil || ask.Dispatchable() {
+				t.Fatalf("the server's request is not recorded as withheld: %+v", ask)
+			}
+			if answer == nil || answer.Kind != frames.KindError || answer.Seq < ask.Seq || !strings.Contains(string(answer.Raw), fmt.Sprintf(`"jigWithheldFrame":%d`, ask.Seq)) {
+				t.Fatalf("jig's error answer is not recorded after the request, naming it: %+v", answer)
+			}
+			if !strings.Contains(errOut, fmt.Sprintf("frame #%d", ask.Seq)) || !strings.Contains(errOut, "answered") {
+				t.Errorf("stderr does not say the request was withheld and answered:\n%s", errOut)
+			}
+		})
+	}
+}

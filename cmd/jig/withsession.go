@@ -84,7 +84,14 @@ func warnWithheld(w io.Writer, log *frames.Log, err error) {
 			lines = append(lines, fmt.Sprintf("jig: warning: frame #%d: the server reported an error tied to no request: %s", f.Seq, f.ErrorMessage()))
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("jig: warning: frame #%d from the server was withheld from the session (it went on): %s", f.Seq, f.Err))
+		answered := ""
+		if rs := frames.WithheldRequests(f); len(rs) > 0 {
+			answered = "; jig answered its " + rs[0].Method + " request with an error"
+			if len(rs) > 1 {
+				answered = fmt.Sprintf("; jig answered its %d requests with errors", len(rs))
+			}
+		}
+		lines = append(lines, fmt.Sprintf("jig: warning: frame #%d from the server was withheld from the session (it went on): %s%s", f.Seq, f.Err, answered))
 	}
 	for i := 0; i < log.Len(); i++ {
 		if f := log.Frame(i); f.Kind == frames.KindTransport && f.Err != "" {
