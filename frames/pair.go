@@ -3,6 +3,7 @@ package frames
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 )
 
 // A Pairer matches responses to requests. Ids are only unique per direction:
@@ -148,4 +149,59 @@ func (p *Pairer) Open(i int, f *Frame) bool {
 func (p *Pairer) Pending(dir Direction, id string) bool {
 	_, ok := p.open[pairKey{dir, id}]
 	return ok
+}
+
+// A CallMatcher pairs responses with their requests as a stream of frames
+// goes by, the way a Pairer does (by id, per direction), but forgets each
+// request once it is answered: memory is bounded by the calls in flight, so
+// a million recorded calls stream through it. Unlike a Pairer it also pairs
+// a response that is not a valid message but names its id (a cut-off or
+// malformed answer), so the call it answered can be told what came back.
+type CallMatcher struct {
+	open map[pairKey]*Frame
+}
+
+// NewCallMatcher returns an empty CallMatcher.
+func NewCallMatcher() *CallMatcher { return &CallMatcher{open: map[pairKey]*Frame{}} }
+
+// Add takes the next frame. A request is kept until answered; a response
+// returns the request it answers (and fills the response's Method from it),
+// or nil when it answers no request in flight. A notifications/cancelled
+// (its body in f.Raw) forgets the request it names: it will not be answered.
+func (m *CallMatcher) Add(f *Frame) *Frame {
+	switch {
+	case f.Kind == KindRequest:
+		m.open[pairKey{f.Dir, f.ID}] = f
+	case (f.IsResponse() || f.Kind == KindInvalid && f.Method == "") && f.ID != "":
+		k := pairKey{f.Dir.Opposite(), f.ID}
+		req, ok := m.open[k]
+		if !ok {
+			return nil
+		}
+		delete(m.open, k)
+		if f.Method == "" {
+			f.Method = req.Method
+		}
+		return req
+	case f.Kind == KindNotification && f.Method == "notifications/cancelled" && f.Raw != nil:
+		var n struct {
+			Params struct {
+				RequestID json.RawMessage `json:"requestId"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(f.Raw, &n) == nil && len(n.Params.RequestID) > 0 {
+			delete(m.open, pairKey{f.Dir, string(n.Params.RequestID)})
+		}
+	}
+	return nil
+}
+
+// Pending returns the requests still waiting for a response.
+func (m *CallMatcher) Pending() []*Frame {
+	out := make([]*Frame, 0, len(m.open))
+	for _, f := range m.open {
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out
 }

@@ -40,7 +40,7 @@ func TestTargetFlagsToOptions(t *testing.T) {
 			want: session.Target{Transport: session.TransportSSE, URL: "http://127.0.0.1:1/sse"}},
 		{name: "nothing", err: "no server given"},
 		{name: "two targets", flags: targetFlags{demo: true, url: "http://x"}, err: "exactly one server"},
-		{name: "bad release", flags: targetFlags{demo: true, release: 3}, err: "releases 1 and 2"},
+		{name: "bad release", flags: targetFlags{demo: true, release: 4}, err: "releases 1, 2 and 3"},
 		{name: "bad transport", flags: targetFlags{url: "http://x", transport: "ws"}, err: `--transport "ws"`},
 		{name: "bad header", flags: targetFlags{url: "http://x", headers: []string{"NoColon"}}, err: "'Name: value'"},
 		{name: "header on stdio", flags: targetFlags{headers: []string{"A: b"}}, command: []string{"x"}, err: "only applies to --url"},
@@ -284,8 +284,8 @@ func TestBareJigIsTheDemoWithDefaults(t *testing.T) {
 		}
 	}
 	// Validation happens before the TUI starts, so a bad value is a usage error.
-	code, _, errOut := jig(t, "", "--release", "3")
-	if code != exitUsage || !strings.Contains(errOut, "releases 1 and 2") {
-		t.Errorf("jig --release 3: exit %d, %s; want a usage error", code, errOut)
+	code, _, errOut := jig(t, "", "--release", "4")
+	if code != exitUsage || !strings.Contains(errOut, "releases 1, 2 and 3") {
+		t.Errorf("jig --release 4: exit %d, %s; want a usage error", code, errOut)
 	}
 }

@@ -290,5 +290,6 @@ func TestTUIFlags(t *testing.T) {
 	})
 	checkFlags(t, newServeDemoCmd, nil, nil, []flagCase[serveDemoOptions]{
 		{name: "release", args: []string{"--release", "2"}, want: func(o *serveDemoOptions) { o.release = 2 }},
+		{name: "regress after", args: []string{"--release", "3", "--regress-after", "5"}, want: func(o *serveDemoOptions) { o.release, o.regressAfter = 3, 5 }},
 	})
 }

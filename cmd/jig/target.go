@@ -49,7 +49,7 @@ type targetFlags struct {
 func (f *targetFlags) bind(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.BoolVar(&f.demo, "demo", false, "connect to jig's embedded demo server")
-	fl.IntVar(&f.release, "release", 1, "demo server release (2 is the drifted \"new release\")")
+	fl.IntVar(&f.release, "release", 1, "demo server release (2 is the drifted \"new release\", 3 goes silently wrong after 30 calls)")
 	fl.StringVar(&f.url, "url", "", "HTTP endpoint of the server (Streamable HTTP, or SSE with --transport sse)")
 	fl.StringVar(&f.transport, "transport", "", "http or sse for --url or a --config url entry (default: http; a config entry without \"type\" falls back to sse)")
 	fl.StringArrayVar(&f.headers, "header", nil, "HTTP header 'Name: value' (repeatable; $VAR expands from the environment)")
@@ -217,8 +217,8 @@ func (f *targetFlags) chooseTarget(command []string) (session.Target, error) {
 	case n > 1:
 		return session.Target{}, usageErr("give exactly one server: --demo, --url, --config or a command after --")
 	case f.demo:
-		if f.release < 1 || f.release > 2 {
-			return session.Target{}, usageErr("--release %d: the demo server has releases 1 and 2", f.release)
+		if f.release < 1 || f.release > 3 {
+			return session.Target{}, usageErr("--release %d: the demo server has releases 1, 2 and 3", f.release)
 		}
 		return session.Target{Transport: session.TransportDemo, Release: f.release}, nil
 	case f.url != "":

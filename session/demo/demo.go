@@ -28,6 +28,14 @@
 // in the ways a golden-fixture diff must tell apart; [Release2Changes] lists
 // them. Nothing in either release is random except get_report's volatile
 // fields, and no call changes what a later call or session sees.
+//
+// Release 3 is release 1 in production, going silently wrong: every result
+// of search_orders carries a generated_at stamp, and after a deterministic
+// number of tool calls ([Regressions]) it starts returning HTTP-200-and-
+// parseable answers that are wrong in the seed article's three ways —
+// truncated lists with truncated false, placed_at as epoch numbers for
+// some orders, and one customer's results from a stale cache. Release 3 is
+// the one release whose answers depend on the calls before them.
 package demo
 
 import (
@@ -83,20 +91,29 @@ var Release2Changes = []Change{
 	{Definition, "tools/list search_orders", `outputSchema: orders[].customer_name becomes orders[].customer, and the status enum has "dispatched" in place of "shipped"`},
 }
 
-// New returns the demo server for the given release (1 or 2).
+// New returns the demo server for the given release (1, 2 or 3; release 3
+// with DefaultRegressions).
 //
 // The server speaks every protocol version the SDK does: a client may open
 // with server/discover (2026-07-28) or with the initialize handshake
 // (2025-11-25 and older), and the SDK answers whichever it receives.
 func New(release int) (*mcp.Server, error) {
+	return NewWith(release, DefaultRegressions)
+}
+
+// NewWith returns the demo server for the given release; reg sets when and
+// how release 3 goes wrong and is ignored by the others.
+func NewWith(release int, reg Regressions) (*mcp.Server, error) {
 	var version string
 	switch release {
 	case 1:
 		version = "1.0.0"
 	case 2:
 		version = "2.0.0"
+	case 3:
+		version = "3.0.0"
 	default:
-		return nil, fmt.Errorf("demo: no release %d of the demo server (valid releases: 1, 2)", release)
+		return nil, fmt.Errorf("demo: no release %d of the demo server (valid releases: 1, 2, 3)", release)
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Version: version}, &mcp.ServerOptions{
 		Instructions: instructions,
@@ -104,7 +121,7 @@ func New(release int) (*mcp.Server, error) {
 		// logging capability the SDK would otherwise advertise by default.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
-	addTools(s, release)
+	addTools(s, release, newRegressor(release, reg))
 	addResources(s)
 	addPrompts(s)
 	return s, nil
@@ -119,6 +136,15 @@ func New(release int) (*mcp.Server, error) {
 // last response has arrived.
 func ServeStdio(ctx context.Context, release int) error {
 	s, err := New(release)
+	if err != nil {
+		return err
+	}
+	return s.Run(ctx, &mcp.StdioTransport{})
+}
+
+// ServeStdioWith is ServeStdio with release 3's regressions set by reg.
+func ServeStdioWith(ctx context.Context, release int, reg Regressions) error {
+	s, err := NewWith(release, reg)
 	if err != nil {
 		return err
 	}

@@ -141,14 +141,14 @@ func search(t *testing.T, cs *mcp.ClientSession, args map[string]any) searchResu
 }
 
 func TestNewRejectsUnknownReleases(t *testing.T) {
-	for _, release := range []int{0, 3, -1} {
+	for _, release := range []int{0, 4, -1} {
 		s, err := New(release)
 		if err == nil || s != nil {
 			t.Errorf("New(%d) = %v, %v; want nil and an error", release, s, err)
 			continue
 		}
-		if !strings.Contains(err.Error(), "1, 2") {
-			t.Errorf("New(%d) error %q does not name the valid releases 1, 2", release, err)
+		if !strings.Contains(err.Error(), "1, 2, 3") {
+			t.Errorf("New(%d) error %q does not name the valid releases 1, 2, 3", release, err)
 		}
 	}
 }
@@ -630,7 +630,7 @@ func TestServeStdio(t *testing.T) {
 }
 
 func TestServeStdioRejectsUnknownRelease(t *testing.T) {
-	if err := ServeStdio(t.Context(), 3); err == nil {
-		t.Errorf("ServeStdio(ctx, 3) = nil, want an error")
+	if err := ServeStdio(t.Context(), 4); err == nil {
+		t.Errorf("ServeStdio(ctx, 4) = nil, want an error")
 	}
 }

@@ -18,8 +18,18 @@ const (
 
 // addTools registers the six tools. The SDK lists tools sorted by name, so
 // the order of these calls does not matter to clients.
-func addTools(s *mcp.Server, release int) {
-	mcp.AddTool(s, searchOrdersTool(release), searchOrders(release))
+func addTools(s *mcp.Server, release int, r *regressor) {
+	if r != nil {
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "tools/call" {
+					r.call()
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
+	mcp.AddTool(s, searchOrdersTool(release), searchOrders(release, r))
 	mcp.AddTool(s, searchOrderTool(), searchOrder(release))
 	mcp.AddTool(s, cancelOrderTool(), cancelOrder)
 	mcp.AddTool(s, reportTool(), report)
@@ -43,6 +53,8 @@ type searchOrdersOutput struct {
 	Orders    []any `json:"orders"`
 	Count     int   `json:"count"`
 	Truncated bool  `json:"truncated"`
+	// GeneratedAt is release 3's: when the answer was made.
+	GeneratedAt string `json:"generated_at,omitempty"`
 }
 
 // orderV1 is how release 1 shows an order, and how every tool but
@@ -91,6 +103,16 @@ func searchOrdersTool(release int) *mcp.Tool {
 			"since is a date in YYYY-MM-DD form. At most 20 orders are returned; truncated: true means more matched."
 		customerKey, statusEnum = "customer", []any{"pending", "dispatched", "delivered", "cancelled"}
 	}
+	required := []string{"orders", "count", "truncated"}
+	fields := []field{
+		{"orders", &jsonschema.Schema{Type: "array", Items: orderSchema(customerKey, statusEnum)}},
+		{"count", &jsonschema.Schema{Type: "integer", Description: "How many orders are in orders."}},
+		{"truncated", &jsonschema.Schema{Type: "boolean", Description: "Whether more orders matched than were returned."}},
+	}
+	if release == 3 {
+		required = append(required, "generated_at")
+		fields = append(fields, field{"generated_at", &jsonschema.Schema{Type: "string", Format: "date-time", Description: "When this answer was made."}})
+	}
 	return &mcp.Tool{
 		Name:        "search_orders",
 		Title:       "Search orders",
@@ -104,17 +126,13 @@ func searchOrdersTool(release int) *mcp.Tool {
 				Default:     json.RawMessage(fmt.Sprint(defaultLimit)),
 			}},
 		),
-		OutputSchema: object([]string{"orders", "count", "truncated"},
-			field{"orders", &jsonschema.Schema{Type: "array", Items: orderSchema(customerKey, statusEnum)}},
-			field{"count", &jsonschema.Schema{Type: "integer", Description: "How many orders are in orders."}},
-			field{"truncated", &jsonschema.Schema{Type: "boolean", Description: "Whether more orders matched than were returned."}},
-		),
-		Annotations: readOnly(),
+		OutputSchema: object(required, fields...),
+		Annotations:  readOnly(),
 	}
 }
 
 // searchOrders carries the seed story's bugs on purpose; see the package doc.
-func searchOrders(release int) mcp.ToolHandlerFor[searchOrdersInput, any] {
+func searchOrders(release int, r *regressor) mcp.ToolHandlerFor[searchOrdersInput, any] {
 	return func(_ context.Context, _ *mcp.CallToolRequest, in searchOrdersInput) (*mcp.CallToolResult, any, error) {
 		limit := in.Limit
 		if limit < 1 {
@@ -134,8 +152,22 @@ func searchOrders(release int) mcp.ToolHandlerFor[searchOrdersInput, any] {
 			return o.customer == in.Customer && after(o.placed())
 		})
 
+		kept := matched[:min(limit, len(matched))]
+		if r != nil {
+			r.mu.Lock()
+			wrong := r.calls > r.reg.After
+			r.mu.Unlock()
+			// Written out by hand, not through the SDK, which would refuse
+			// to send the epoch numbers its outputSchema rules out: release
+			// 3's server does not check what it sends.
+			b, err := json.Marshal(r.release3(in.Customer, kept, len(matched) > limit, wrong, time.Now()))
+			if err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}, nil, nil
+		}
 		out := searchOrdersOutput{Orders: []any{}, Truncated: len(matched) > limit}
-		for _, o := range matched[:min(limit, len(matched))] {
+		for _, o := range kept {
 			if release == 2 {
 				out.Orders = append(out.Orders, viewV2(o))
 			} else {

@@ -1,0 +1,311 @@
+package contract
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/frames/schema"
+)
+
+// Rule names of the schema checks, beside the assertion operators.
+const (
+	RuleOutputSchema      = "output-schema"      // the tool's own outputSchema, as tools/list gave it
+	RuleStructuredContent = "structured-content" // the contract's schema for structuredContent
+	RuleResult            = "result"             // the contract's schema for the whole result
+	RuleResponse          = "response"           // the response is no usable JSON-RPC result
+)
+
+// A Violation is one way one response broke its tool's contract. It names
+// the tool, the call (its id and the sequence numbers of its request and
+// response frames), the path in the result, the rule and the value found.
+type Violation struct {
+	Tool string `json:"tool"`
+	// ID is the call's JSON-RPC id as it crossed ("7", "\"jig-3\"").
+	ID string `json:"id"`
+	// Request and Response are the frames' sequence numbers.
+	Request  int64  `json:"request_seq"`
+	Response int64  `json:"response_seq"`
+	File     string `json:"file,omitempty"`
+	// Path is a JSON Pointer into the result ("" for the result itself).
+	Path    string          `json:"path"`
+	Rule    string          `json:"rule"`
+	Value   json.RawMessage `json:"value,omitempty"`
+	Message string          `json:"message"`
+	Note    string          `json:"note,omitempty"`
+}
+
+// MetaKey is the key of the meta record a live check writes into the
+// recording for each violation, so jig open marks the frame.
+const MetaKey = "contract-violation"
+
+// String is the violation on one line, as jig check and jig proxy print it:
+// "search_orders call 7 (frame 24): /structuredContent/orders/2/placed_at:
+// iso8601: got the number 1767254400, ...".
+func (v Violation) String() string {
+	where := v.File
+	if where != "" {
+		where += "#" + strconv.FormatInt(v.Response, 10)
+	} else {
+		where = "frame " + strconv.FormatInt(v.Response, 10)
+	}
+	path := v.Path
+	if path == "" {
+		path = "(result)"
+	}
+	s := fmt.Sprintf("%s call %s (%s): %s: %s: %s", v.Tool, v.ID, where, path, v.Rule, v.Message)
+	if v.Note != "" {
+		s += " (" + v.Note + ")"
+	}
+	return s
+}
+
+// Counts are what a Checker saw.
+type Counts struct {
+	// Calls is the tools/call responses seen; Checked those a contract
+	// applied to; Violating those with at least one violation.
+	Calls, Checked, Violating, Violations int
+	// Errors were JSON-RPC errors and ToolErrors results with isError:
+	// their results are not held to the contract (error rates are jig
+	// stats's), beyond the rules that are about errors.
+	Errors, ToolErrors int
+	// Unusable responses were no JSON-RPC result at all (cut off, not
+	// JSON); each is a violation of rule "response".
+	Unusable int
+	// NoSchema counts calls of tools whose outputSchema was never listed
+	// in the session (no tools/list seen), so only the contract's own
+	// schemas and rules applied.
+	NoSchema int
+}
+
+// A Checker checks the tools/call responses of one session against the
+// contracts, frame by frame, in order. It learns each tool's outputSchema
+// from the tools/list results that cross.
+type Checker struct {
+	c       *Contracts
+	File    string // names the recording in violations
+	listed  map[string]json.RawMessage
+	matcher *frames.CallMatcher
+	Counts  Counts
+}
+
+// NewChecker returns a Checker for one session.
+func NewChecker(c *Contracts) *Checker {
+	return &Checker{c: c, listed: map[string]json.RawMessage{}, matcher: frames.NewCallMatcher()}
+}
+
+// Add takes the session's next frame (with its bytes) and returns the
+// violations of the response it completes, if any.
+func (k *Checker) Add(f *frames.Frame) []Violation {
+	req := k.matcher.Add(f)
+	if req == nil {
+		return nil
+	}
+	switch req.Method {
+	case "tools/list":
+		k.learn(f.Raw)
+	case "tools/call":
+		return k.Check(req, f)
+	}
+	return nil
+}
+
+// learn keeps the outputSchema of each tool a tools/list result lists.
+func (k *Checker) learn(raw []byte) {
+	var r struct {
+		Result struct {
+			Tools []struct {
+				Name         string          `json:"name"`
+				OutputSchema json.RawMessage `json:"outputSchema"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return
+	}
+	for _, t := range r.Result.Tools {
+		if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
+			k.listed[t.Name] = t.OutputSchema
+		} else {
+			delete(k.listed, t.Name)
+		}
+	}
+}
+
+// ToolName is the tool a tools/call request names.
+func ToolName(req []byte) string {
+	var r struct {
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	_ = json.Unmarshal(req, &r)
+	return r.Params.Name
+}
+
+// Check checks one tools/call response against the contract of the tool
+// its request names.
+func (k *Checker) Check(req, resp *frames.Frame) []Violation {
+	k.Counts.Calls++
+	tool := ToolName(req.Raw)
+	rules, t := k.rulesFor(tool)
+	sch := k.listed[tool]
+	useListed := k.c.OutputSchema
+	if t != nil && t.OutputSchema != nil {
+		useListed = *t.OutputSchema
+	}
+	if t == nil && !(useListed && len(sch) > 0) && len(rules) == 0 {
+		return nil // no contract for this tool
+	}
+	k.Counts.Checked++
+	base := Violation{Tool: tool, ID: req.ID, Request: req.Seq, Response: resp.Seq, File: k.File}
+	out := k.check(base, resp, rules, t, sch, useListed)
+	if len(out) > 0 {
+		k.Counts.Violating++
+		k.Counts.Violations += len(out)
+	}
+	return out
+}
+
+// rulesFor merges the rules for every tool with the tool's own.
+func (k *Checker) rulesFor(tool string) (rules []Rule, t *Tool) {
+	if anyTool := k.c.Tools[Any]; anyTool != nil {
+		rules = append(rules, anyTool.Rules...)
+	}
+	t = k.c.Tools[tool]
+	if t != nil {
+		rules = append(rules, t.Rules...)
+	}
+	return rules, t
+}
+
+func (k *Checker) check(base Violation, resp *frames.Frame, rules []Rule, t *Tool, listed json.RawMessage, useListed bool) []Violation {
+	add := func(out []Violation, path, rule string, val json.RawMessage, msg, note string) []Violation {
+		v := base
+		v.Path, v.Rule, v.Value, v.Message, v.Note = path, rule, shorten(val), msg, note
+		return append(out, v)
+	}
+	if resp.Kind == frames.KindError {
+		k.Counts.Errors++
+		return nil
+	}
+	var env struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if resp.Kind != frames.KindResult || json.Unmarshal(resp.Raw, &env) != nil || len(env.Result) == 0 || env.Result[0] != '{' {
+		k.Counts.Unusable++
+		why := resp.Err
+		if why == "" {
+			why = "the result is not a JSON object"
+		}
+		return add(nil, "", RuleResponse, nil, "no usable result: "+why, "")
+	}
+	var res struct {
+		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	_ = json.Unmarshal(env.Result, &res)
+	hasSC := len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null"
+	var out []Violation
+	if res.IsError {
+		k.Counts.ToolErrors++
+		// A tool error's result is an explanation, not the data: only the
+		// rules about errors apply.
+		var errRules []Rule
+		for _, r := range rules {
+			if r.Rule == fixture.OpIsErrorFalse {
+				errRules = append(errRules, r)
+			}
+		}
+		rules = errRules
+	} else {
+		if t != nil && len(t.Result) > 0 {
+			out = schemaViolations(out, add, t.Result, env.Result, "", RuleResult)
+		}
+		switch {
+		case t != nil && len(t.StructuredContent) > 0 && !hasSC:
+			out = add(out, "/structuredContent", RuleStructuredContent, nil, "the result has no structuredContent, which the contract gives a schema for", "")
+		case t != nil && len(t.StructuredContent) > 0:
+			out = schemaViolations(out, add, t.StructuredContent, res.StructuredContent, "/structuredContent", RuleStructuredContent)
+		case useListed && len(listed) > 0 && !hasSC:
+			out = add(out, "/structuredContent", RuleOutputSchema, nil, "the tool declares an outputSchema and the result has no structuredContent", "")
+		case useListed && len(listed) > 0:
+			out = schemaViolations(out, add, listed, res.StructuredContent, "/structuredContent", RuleOutputSchema)
+		case useListed && len(listed) == 0:
+			k.Counts.NoSchema++
+		}
+	}
+	if len(rules) == 0 {
+		return out
+	}
+	as := make([]fixture.Assertion, len(rules))
+	for i, r := range rules {
+		as[i] = r.assertion()
+	}
+	for i, diffs := range fixture.CheckAssertions(as, env.Result, resp.Time) {
+		for _, d := range diffs {
+			_, msg, _ := strings.Cut(d.Detail, ": ")
+			out = add(out, strings.TrimPrefix(d.Path, "/result"), rules[i].Rule, d.Actual, msg, rules[i].Note)
+		}
+	}
+	return out
+}
+
+type adder func(out []Violation, path, rule string, val json.RawMessage, msg, note string) []Violation
+
+func schemaViolations(out []Violation, add adder, sch, inst json.RawMessage, prefix, rule string) []Violation {
+	vs, err := schema.Validate(sch, inst)
+	if err != nil {
+		return add(out, prefix, rule, nil, "the schema cannot be used: "+err.Error(), "")
+	}
+	for _, v := range vs {
+		out = add(out, prefix+v.Path, rule, valueAt(inst, v.Path), v.Message, "")
+	}
+	return out
+}
+
+// valueAt is the JSON value at a JSON Pointer, or nil.
+func valueAt(doc json.RawMessage, pointer string) json.RawMessage {
+	cur := doc
+	if pointer == "" {
+		return cur
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(pointer, "/"), "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(cur, &obj) == nil {
+			if cur = obj[tok]; cur == nil {
+				return nil
+			}
+			continue
+		}
+		var arr []json.RawMessage
+		i, err := strconv.Atoi(tok)
+		if json.Unmarshal(cur, &arr) != nil || err != nil || i < 0 || i >= len(arr) {
+			return nil
+		}
+		cur = arr[i]
+	}
+	return cur
+}
+
+// maxValue bounds the value a violation carries: enough to see it.
+const maxValue = 200
+
+func shorten(v json.RawMessage) json.RawMessage {
+	if v == nil {
+		return nil
+	}
+	c, ok := frames.Compact(v)
+	if !ok {
+		c = v
+	}
+	if len(c) <= maxValue {
+		return json.RawMessage(string(c))
+	}
+	s, _ := json.Marshal(string(c[:maxValue]) + "…")
+	return s
+}

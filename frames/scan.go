@@ -1,0 +1,230 @@
+package frames
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A Scanner reads a JSONL transcript one record at a time, holding only the
+// record it is on: statistics over a million recorded calls stream through
+// it in bounded memory, where ReadTranscript holds every body and
+// OpenIndexed every frame's metadata. Cut-off and corrupt lines become
+// warnings, as in ReadTranscript.
+type Scanner struct {
+	// Header is the transcript's header, known once Next has read it.
+	Header Header
+	// Warnings lists lines that could not be read.
+	Warnings []string
+
+	name  string
+	br    *bufio.Reader
+	line  int
+	long  []byte
+	frame *Frame
+	meta  *Meta
+	err   error
+}
+
+// NewScanner reads a transcript from r; name is what errors and warnings
+// call it (its path).
+func NewScanner(r io.Reader, name string) *Scanner {
+	return &Scanner{name: name, br: bufio.NewReaderSize(r, indexBufSize)}
+}
+
+// Next advances to the next frame or meta record and reports whether there
+// is one. The header is read on the way: Header holds it. At the end, Err
+// says whether the file was unreadable or no jig transcript at all.
+func (s *Scanner) Next() bool {
+	s.frame, s.meta = nil, nil
+	for s.err == nil {
+		line, err := s.br.ReadSlice('\n')
+		for errors.Is(err, bufio.ErrBufferFull) {
+			s.long = append(s.long, line...)
+			line, err = s.br.ReadSlice('\n')
+		}
+		if s.long != nil {
+			line = append(s.long, line...)
+			s.long = nil
+		}
+		if err != nil && err != io.EOF {
+			s.err = fmt.Errorf("transcript %s: %w", s.name, err)
+			return false
+		}
+		s.line++
+		complete := err == nil
+		rec := bytes.TrimSpace(line)
+		if len(rec) > 0 {
+			if perr := s.record(rec); perr != nil {
+				if !complete {
+					s.Warnings = append(s.Warnings, fmt.Sprintf("line %d: cut off (the session ended mid-write); ignored", s.line))
+				} else {
+					s.Warnings = append(s.Warnings, fmt.Sprintf("line %d: %v; ignored", s.line, perr))
+				}
+			} else if s.frame != nil || s.meta != nil {
+				return true
+			}
+		}
+		if err == io.EOF {
+			if s.Header.Type == "" {
+				s.err = fmt.Errorf("transcript %s: not a jig transcript: no header record", s.name)
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// Frame is the frame record Next read, with its bytes, or nil when it read
+// a meta record. It is the caller's to keep.
+func (s *Scanner) Frame() *Frame { return s.frame }
+
+// Meta is the meta record Next read, or nil.
+func (s *Scanner) Meta() *Meta { return s.meta }
+
+// Line is the line number of the record Next read.
+func (s *Scanner) Line() int { return s.line }
+
+// Err is why scanning stopped early, or nil at a clean end.
+func (s *Scanner) Err() error { return s.err }
+
+func (s *Scanner) record(rec []byte) error {
+	if !bytes.HasPrefix(rec, frameRecordPrefix) {
+		var probe struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(rec, &probe); err != nil {
+			return err
+		}
+		switch probe.Type {
+		case "header":
+			return json.Unmarshal(rec, &s.Header)
+		case "meta":
+			m := &Meta{}
+			if err := json.Unmarshal(rec, m); err != nil {
+				return err
+			}
+			s.meta = m
+			return nil
+		case "frame":
+			f, err := DecodeRecordFrame(rec)
+			if err != nil {
+				return err
+			}
+			s.frame = f
+			return nil
+		}
+		return fmt.Errorf("unknown record type %q", probe.Type)
+	}
+	f, err := decodeFrameRecord(rec)
+	if err != nil {
+		return err
+	}
+	s.frame = f
+	return nil
+}
+
+// decodeFrameRecord is DecodeRecordFrame for records in the layout
+// TranscriptWriter writes (the body last), decoding the metadata alone with
+// encoding/json and unescaping the body by hand: several times faster on
+// large bodies. Other layouts go through DecodeRecordFrame.
+func decodeFrameRecord(rec []byte) (*Frame, error) {
+	for _, key := range [][]byte{rawKey, rawB64Key} {
+		i := bytes.Index(rec, key)
+		if i < 0 || !bytes.HasSuffix(rec, []byte(`"}`)) {
+			continue
+		}
+		body := rec[i+len(key) : len(rec)-2]
+		var meta frameMeta
+		head := append(rec[:i:i], '}')
+		if err := json.Unmarshal(head, &meta); err != nil {
+			return nil, err
+		}
+		f := meta.Frame
+		if bytes.Equal(key, rawB64Key) {
+			raw, err := base64.StdEncoding.DecodeString(string(body))
+			if err != nil {
+				return nil, fmt.Errorf("raw_b64: %w", err)
+			}
+			f.Raw = raw
+			return &f, nil
+		}
+		raw, ok := unescapeJSONString(body)
+		if !ok {
+			break
+		}
+		f.Raw = raw
+		return &f, nil
+	}
+	return DecodeRecordFrame(rec)
+}
+
+// unescapeJSONString decodes the inside of a JSON string (without its
+// quotes) as encoding/json does, invalid surrogates becoming U+FFFD. It
+// reports false on an escape JSON does not allow or an unescaped quote.
+func unescapeJSONString(s []byte) ([]byte, bool) {
+	first := bytes.IndexByte(s, '\\')
+	if first < 0 {
+		if bytes.IndexByte(s, '"') >= 0 {
+			return nil, false
+		}
+		return bytes.Clone(s), true
+	}
+	out := make([]byte, 0, len(s))
+	for len(s) > 0 {
+		i := bytes.IndexByte(s, '\\')
+		if i < 0 {
+			out = append(out, s...)
+			break
+		}
+		out = append(out, s[:i]...)
+		if i+1 >= len(s) {
+			return nil, false
+		}
+		c := s[i+1]
+		s = s[i+2:]
+		switch c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			if len(s) < 4 {
+				return nil, false
+			}
+			r := hexRune(s[:4])
+			if r == utf8.RuneError && !bytes.EqualFold(s[:4], []byte("fffd")) {
+				return nil, false
+			}
+			s = s[4:]
+			if utf16.IsSurrogate(r) {
+				if len(s) >= 6 && s[0] == '\\' && s[1] == 'u' {
+					if pair := utf16.DecodeRune(r, hexRune(s[2:6])); pair != utf8.RuneError {
+						out = utf8.AppendRune(out, pair)
+						s = s[6:]
+						continue
+					}
+				}
+				r = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
