@@ -293,3 +293,14 @@ func TestTUIFlags(t *testing.T) {
 		{name: "regress after", args: []string{"--release", "3", "--regress-after", "5"}, want: func(o *serveDemoOptions) { o.release, o.regressAfter = 3, 5 }},
 	})
 }
+
+func TestDriftCommandFlags(t *testing.T) {
+	checkFlags(t, newCheckCmd, []string{"c.json", "r.jsonl"}, nil, []flagCase[checkOptions]{
+		{name: "json", args: []string{"--json", "c.json", "a.jsonl", "b.jsonl"}, want: func(o *checkOptions) { o.json, o.recordings = true, []string{"a.jsonl", "b.jsonl"} }},
+		{name: "too few", args: []string{"c.json"}, err: "requires at least 2 arg(s)"},
+	})
+	checkFlags(t, newTrafficCmd, nil, func(o *trafficOptions) { o.target.auth = authFlags{} }, []flagCase[trafficOptions]{
+		{name: "seeded", args: []string{"--release", "3", "--seed", "7", "--calls", "9"}, want: func(o *trafficOptions) { o.target.release, o.seed, o.calls = 3, 7, 9 }},
+		{name: "a server", args: []string{"--", "node", "s.js"}, want: func(o *trafficOptions) { o.target.demo, o.command = false, []string{"node", "s.js"} }},
+	})
+}

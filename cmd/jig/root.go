@@ -110,6 +110,8 @@ func newRoot(st *streams) *cobra.Command {
 		newSessionsCmd(st, runSessions, runPrune),
 		newServeDemoCmd(st, runServeDemo),
 		newMockCmd(st, runMock),
+		newTrafficCmd(st, runTraffic),
+		newCheckCmd(st, runCheck),
 		newDemoCmd(st, runTUI),
 		newConnectCmd(st, runTUI),
 		newAuthCmd(st, runAuthLogin, runAuthStatus, runAuthLogout),

@@ -75,9 +75,9 @@ type Counts struct {
 	// Unusable responses were no JSON-RPC result at all (cut off, not
 	// JSON); each is a violation of rule "response".
 	Unusable int
-	// NoSchema counts calls of tools whose outputSchema was never listed
-	// in the session (no tools/list seen), so only the contract's own
-	// schemas and rules applied.
+	// NoSchema counts calls made before any tools/list result crossed in
+	// the session, so the tool's outputSchema was unknown and only the
+	// contract's own schemas and rules applied.
 	NoSchema int
 }
 
@@ -88,6 +88,7 @@ type Checker struct {
 	c       *Contracts
 	File    string // names the recording in violations
 	listed  map[string]json.RawMessage
+	sawList bool // a tools/list result crossed: listed is what the server declares
 	matcher *frames.CallMatcher
 	Counts  Counts
 }
@@ -126,6 +127,7 @@ func (k *Checker) learn(raw []byte) {
 	if json.Unmarshal(raw, &r) != nil {
 		return
 	}
+	k.sawList = true
 	for _, t := range r.Result.Tools {
 		if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
 			k.listed[t.Name] = t.OutputSchema
@@ -234,7 +236,7 @@ func (k *Checker) check(base Violation, resp *frames.Frame, rules []Rule, t *Too
 			out = add(out, "/structuredContent", RuleOutputSchema, nil, "the tool declares an outputSchema and the result has no structuredContent", "")
 		case useListed && len(listed) > 0:
 			out = schemaViolations(out, add, listed, res.StructuredContent, "/structuredContent", RuleOutputSchema)
-		case useListed && len(listed) == 0:
+		case useListed && !k.sawList:
 			k.Counts.NoSchema++
 		}
 	}
@@ -247,7 +249,7 @@ func (k *Checker) check(base Violation, resp *frames.Frame, rules []Rule, t *Too
 	}
 	for i, diffs := range fixture.CheckAssertions(as, env.Result, resp.Time) {
 		for _, d := range diffs {
-			_, msg, _ := strings.Cut(d.Detail, ": ")
+			msg := strings.TrimPrefix(d.Detail, as[i].Describe()+": ")
 			out = add(out, strings.TrimPrefix(d.Path, "/result"), rules[i].Rule, d.Actual, msg, rules[i].Note)
 		}
 	}

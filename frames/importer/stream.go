@@ -1,0 +1,85 @@
+package importer
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// A NotRecordingError is a file whose content is in no format jig imports
+// (an empty file, a README beside the recordings). Commands that read a
+// directory of recordings skip such files and say so.
+type NotRecordingError struct{ Err error }
+
+func (e *NotRecordingError) Error() string { return e.Err.Error() }
+func (e *NotRecordingError) Unwrap() error { return e.Err }
+
+// Streamed is what Stream learned of a file besides its frames.
+type Streamed struct {
+	Header   frames.Header
+	Format   Format
+	Warnings []string
+	// Agent says the file is an agent's record (see File.Agent): its
+	// results are the client's rendering, not the server's bytes.
+	Agent bool
+	Metas []frames.Meta
+}
+
+// Stream hands each frame of path, with its bytes, to fn in order, in any
+// accepted format. A jig transcript is read one record at a time, so its
+// size does not matter; other formats are converted in memory first, as
+// Open does. fn's error stops the stream and is returned.
+func Stream(path string, fn func(f *frames.Frame) error) (Streamed, error) {
+	format, err := Sniff(path)
+	if err != nil {
+		var pe *fs.PathError
+		if !errors.As(err, &pe) {
+			err = &NotRecordingError{err}
+		}
+		return Streamed{}, err
+	}
+	if format == FormatJig {
+		return streamJig(path, fn)
+	}
+	file, err := read(path, format)
+	if err != nil {
+		return Streamed{}, err
+	}
+	defer file.Close()
+	out := Streamed{Header: file.Header, Format: format, Warnings: file.Warnings, Agent: file.Agent}
+	for i := 0; i < file.Len(); i++ {
+		f := *file.Frame(i)
+		if f.Raw == nil {
+			if f.Raw, err = file.Body(i); err != nil {
+				return out, err
+			}
+		}
+		if err := fn(&f); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func streamJig(path string, fn func(f *frames.Frame) error) (Streamed, error) {
+	r, err := frames.OpenRegular(path)
+	if err != nil {
+		return Streamed{}, err
+	}
+	defer r.Close()
+	s := frames.NewScanner(r, path)
+	out := Streamed{Format: FormatJig}
+	for s.Next() {
+		if m := s.Meta(); m != nil {
+			out.Metas = append(out.Metas, *m)
+			continue
+		}
+		if err := fn(s.Frame()); err != nil {
+			out.Header, out.Warnings = s.Header, s.Warnings
+			return out, err
+		}
+	}
+	out.Header, out.Warnings = s.Header, s.Warnings
+	return out, s.Err()
+}
