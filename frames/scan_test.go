@@ -113,3 +113,24 @@ func TestCallMatcher(t *testing.T) {
 }
 
 func jsonUnmarshalString(s string, out *string) error { return json.Unmarshal([]byte(s), out) }
+
+// TestFastHeadAgrees: the hand decoder of frame metadata gives what
+// encoding/json gives, or declines.
+func TestFastHeadAgrees(t *testing.T) {
+	for _, head := range []string{
+		`{"type":"frame","seq":2,"time":"2026-11-01T00:00:00.000837Z","dir":"s2c","kind":"result","method":"tools/call","id":"0"`,
+		`{"type":"frame","seq":9,"time":"2026-11-01T00:00:00Z","dir":"c2s","kind":"error","id":"\"jig-1\"","code":-32602`,
+		`{"type":"frame","seq":3,"time":"2026-11-01T00:00:00+02:00","dir":"s2c","kind":"invalid","err":"invalid JSON at byte 4: x","length":99999`,
+		`{"type":"frame","seq":4,"time":"2026-11-01T00:00:00Z","dir":"s2c","kind":"transport","http":{"status":200},"note":"x"`,
+		`{"type":"frame","seq":5,"time":"2026-11-01T00:00:00Z","dir":"s2c","kind":"stderr","note":"a, b"`,
+	} {
+		var want frameMeta
+		if err := json.Unmarshal([]byte(head+"}"), &want); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := fastHead([]byte(head))
+		if ok && !cmp.Equal(got, want.Frame) {
+			t.Errorf("fastHead(%s) = %+v, want %+v", head, got, want.Frame)
+		}
+	}
+}

@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(hostileEnv); mode != "" {
 		serveHostile(mode)
 	}
+	if after := os.Getenv(release3Env); after != "" {
+		serveRelease3(after)
+	}
 	oauthtest.MaybeBrowse()
 	dir, err := os.MkdirTemp("", "jig-state")
 	if err != nil {

@@ -112,6 +112,8 @@ func newRoot(st *streams) *cobra.Command {
 		newMockCmd(st, runMock),
 		newTrafficCmd(st, runTraffic),
 		newCheckCmd(st, runCheck),
+		newStatsCmd(st, runStats),
+		newDriftCmd(st, runDrift),
 		newDemoCmd(st, runTUI),
 		newConnectCmd(st, runTUI),
 		newAuthCmd(st, runAuthLogin, runAuthStatus, runAuthLogout),

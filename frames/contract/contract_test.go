@@ -123,7 +123,7 @@ func TestLiveNeverBlocks(t *testing.T) {
 	c, _ := Parse("c.json", []byte(`{"tools":{"*":{"rules":[{"rule":"not-empty"}]}}}`))
 	block := make(chan struct{})
 	var seen []Violation
-	l := NewLive(c, 1, func(v Violation) { <-block; seen = append(seen, v) })
+	l := NewLive(c, 8, func(v Violation) { <-block; seen = append(seen, v) }) // room for the first call; the rest overflow
 	s := newSession(t, ordersTool)
 	s.log.AddSink(l)
 	for range 50 {

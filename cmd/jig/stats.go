@@ -1,0 +1,243 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/importer"
+	"github.com/mcpjig/jig/frames/stats"
+)
+
+// statsOptions are jig stats's.
+type statsOptions struct {
+	recordings []string
+	tool       string
+	json       bool
+	noShapes   bool
+}
+
+const statsLong = `jig stats reads recordings (jig's own, streamed in bounded memory, and any
+format jig open imports) and prints, per tool and per argument shape
+(argument names, with numbers bucketed by powers of two so limit: 500 calls
+are not mixed with limit: 10 calls): calls, JSON-RPC error and isError
+rates, latency p50/p95/p99, response size, and for every field of the
+results its array cardinalities, numeric moments (mean, sd, median, MAD),
+categorical value frequencies with their entropy, truncation-flag rates,
+and how often answers repeat (the same answer to other arguments, or the
+same bytes: a stale cache).
+
+Recordings that are cut off, agent transcripts (the client's rendering,
+not the server's answers), files that are no recording, calls that got no
+response and tools whose schema changed within the recordings are each
+counted and reported, never silently mixed in.`
+
+func newStatsCmd(st *streams, runF runFunc[statsOptions]) *cobra.Command {
+	o := &statsOptions{}
+	cmd := &cobra.Command{
+		Use:   "stats RECORDING... [--tool NAME] [--json]",
+		Short: "Per-tool statistics of recorded calls: latency, sizes, cardinalities, values, error rates",
+		Long:  statsLong,
+		Example: `  jig stats ~/.local/state/jig/sessions/
+  jig stats 'sessions/2026-12-*' --tool search_orders --json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.recordings = args
+			return runF(cmd.Context(), o, st)
+		},
+	}
+	cmd.Flags().StringVar(&o.tool, "tool", "", "only this tool")
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the statistics as JSON")
+	cmd.Flags().BoolVar(&o.noShapes, "no-shapes", false, "one group per tool, whatever the arguments")
+	return cmd
+}
+
+// loaded is what reading recordings into a Collector found.
+type loaded struct {
+	Files      int      `json:"files"`
+	Frames     int64    `json:"frames"`
+	Unanswered int      `json:"unanswered_calls"`
+	Notes      []string `json:"notes,omitempty"`
+}
+
+// loadStats streams the recordings into c.
+func loadStats(ctx context.Context, args []string, c *stats.Collector) (loaded, error) {
+	files, err := recordingFiles(args)
+	if err != nil {
+		return loaded{}, err
+	}
+	var l loaded
+	for _, path := range files {
+		if ctx.Err() != nil {
+			return l, ctx.Err()
+		}
+		feed := c.Session()
+		var n int64
+		info, err := importer.Stream(path, func(f *frames.Frame) error {
+			n++
+			feed.Add(f)
+			return nil
+		})
+		var ne *importer.NotRecordingError
+		switch {
+		case errors.As(err, &ne):
+			l.Notes = append(l.Notes, fmt.Sprintf("%s: skipped: %v", path, err))
+			continue
+		case err != nil:
+			return l, usageErr("recording %s: %v", path, err)
+		}
+		if info.Agent {
+			// Undo nothing: an agent transcript's calls are counted apart.
+			l.Notes = append(l.Notes, fmt.Sprintf("%s: an agent transcript (%s): its results are the client's rendering, not the server's answers; its calls are in the statistics as recorded", path, info.Format))
+		}
+		feed.Close()
+		l.Files++
+		l.Frames += n
+		l.Unanswered += feed.Unanswered
+		if len(info.Warnings) > 0 {
+			l.Notes = append(l.Notes, fmt.Sprintf("%s: %d lines could not be read (%s); the rest is used", path, len(info.Warnings), info.Warnings[0]))
+		}
+		if feed.Unanswered > 0 {
+			l.Notes = append(l.Notes, fmt.Sprintf("%s: %d tool calls got no response (the recording ends first); not counted", path, feed.Unanswered))
+		}
+	}
+	return l, nil
+}
+
+func runStats(ctx context.Context, o *statsOptions, st *streams) error {
+	c := stats.New(stats.Options{NoShapes: o.noShapes})
+	l, err := loadStats(ctx, o.recordings, c)
+	if err != nil {
+		return err
+	}
+	rep := c.Report(o.tool)
+	if o.json {
+		return writeJSON(st.out, struct {
+			Read loaded `json:"read"`
+			stats.Report
+		}{l, rep})
+	}
+	for _, n := range l.Notes {
+		fmt.Fprintln(st.err, "jig stats:", n)
+	}
+	if len(rep.Tools) == 0 {
+		what := "no tool calls"
+		if o.tool != "" {
+			what = "no calls of " + o.tool
+		}
+		fmt.Fprintf(st.err, "jig stats: %s in %d recordings (%d frames)\n", what, l.Files, l.Frames)
+		return nil
+	}
+	printStats(st.out, rep)
+	return nil
+}
+
+func printStats(w io.Writer, rep stats.Report) {
+	for _, t := range rep.Tools {
+		fmt.Fprintf(w, "%s: %s\n", t.Tool, outcomeLine(t.Outcomes))
+		if len(t.Schemas) > 1 {
+			fmt.Fprintf(w, "  its schema changed within the recordings: %d definitions (calls per definition: %v)\n", len(t.Schemas), t.Schemas)
+		}
+		for _, s := range t.Shapes {
+			fmt.Fprintf(w, "  shape %s: %s\n", s.Shape, outcomeLine(s.Outcomes))
+			if s.Results > 0 {
+				fmt.Fprintf(w, "    repeats: %s same answer to other arguments, %s identical bytes\n", pct(s.SameAnswerRate), pct(s.IdenticalRate))
+			}
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			for _, f := range s.Fields {
+				if line := fieldLine(f); line != "" {
+					fmt.Fprintf(tw, "    %s\t%s\n", f.Path, line)
+				}
+			}
+			tw.Flush()
+		}
+	}
+}
+
+func outcomeLine(o stats.Outcomes) string {
+	s := fmt.Sprintf("%d calls", o.Calls)
+	if o.Calls == 0 {
+		return s
+	}
+	s += fmt.Sprintf(", errors %s, isError %s", pct(o.ErrorRate), pct(o.ToolErrorRate))
+	if o.Unusable > 0 {
+		s += fmt.Sprintf(", %d unusable responses", o.Unusable)
+	}
+	l := o.LatencyMS
+	if l.N > 0 {
+		s += fmt.Sprintf(", latency p50 %s p95 %s p99 %s ms", num(l.Median), num(l.P95), num(l.P99))
+	}
+	if o.SizeBytes.N > 0 {
+		s += fmt.Sprintf(", size p50 %s", frames.HumanSize(int(o.SizeBytes.Median)))
+	}
+	return s
+}
+
+func fieldLine(f stats.FieldReport) string {
+	if len(f.Types) == 1 && f.Types["object"] > 0 {
+		return "" // its fields say what it holds
+	}
+	var parts []string
+	if f.PresentRate < 0.999 {
+		parts = append(parts, "in "+pct(f.PresentRate))
+	}
+	if len(f.Types) > 1 {
+		var ts []string
+		for _, k := range []string{"string", "number", "boolean", "null", "object", "array"} {
+			if n := f.Types[k]; n > 0 {
+				ts = append(ts, fmt.Sprintf("%s %d", k, n))
+			}
+		}
+		parts = append(parts, "types "+strings.Join(ts, ", "))
+	}
+	if f.Items != nil {
+		parts = append(parts, fmt.Sprintf("items median %s IQR %s–%s (min %s, max %s)", num(f.Items.Median), num(f.Items.Q1), num(f.Items.Q3), num(f.Items.Min), num(f.Items.Max)))
+	}
+	if n := f.Numbers; n != nil {
+		parts = append(parts, fmt.Sprintf("mean %s sd %s median %s MAD %s", num(n.Mean), num(n.SD), num(n.Median), num(n.MAD)))
+	}
+	if f.TrueRate != nil {
+		parts = append(parts, "true "+pct(*f.TrueRate))
+	}
+	if len(f.Values) > 0 && f.Entropy != nil {
+		var vs []string
+		for i, v := range f.Values {
+			if i == 4 {
+				vs = append(vs, fmt.Sprintf("… %d values", len(f.Values)))
+				break
+			}
+			vs = append(vs, fmt.Sprintf("%q %s", truncate(v.Value, 24), pct(v.Share)))
+		}
+		parts = append(parts, strings.Join(vs, ", ")+fmt.Sprintf(" (entropy %.2f bits)", *f.Entropy))
+	}
+	if f.Texts > 0 {
+		parts = append(parts, fmt.Sprintf("%d texts", f.Texts))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func pct(x float64) string {
+	switch {
+	case x == 0:
+		return "0%"
+	case x < 0.001:
+		return "<0.1%"
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.1f", 100*x), "0"), ".") + "%"
+}
+
+func num(x float64) string {
+	switch a := x; {
+	case a == float64(int64(a)) && a < 1e12 && a > -1e12:
+		return fmt.Sprintf("%d", int64(a))
+	case a < 10 && a > -10:
+		return fmt.Sprintf("%.3g", a)
+	}
+	return fmt.Sprintf("%.1f", x)
+}

@@ -1,0 +1,641 @@
+// Package stats is jig's per-tool statistics of recorded traffic and the
+// drift detection built on them: the second layer against silent
+// regressions, beside response contracts (frames/contract) and golden
+// fixtures (frames/fixture). Calls are grouped by tool and by argument
+// shape, so limit: 500 calls are never compared with limit: 10 calls, and
+// each group keeps bounded summaries (see Metric) of its latency, result
+// size, every field's array cardinalities, numbers, categorical values,
+// types and truncation flags, and how often answers repeat — streaming, so a
+// million calls cost what a few thousand do.
+//
+// The package is pure data: frames in, numbers and verdicts out.
+package stats
+
+import (
+	"bytes"
+	"encoding/json"
+	"hash/fnv"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// Options of a Collector.
+type Options struct {
+	// NoShapes puts all calls of a tool in one group, whatever their
+	// arguments.
+	NoShapes bool
+	// MaxFields bounds the fields one group tracks (DefaultMaxFields when
+	// 0): a result whose keys are data (a map keyed by id) would otherwise
+	// grow a field per key. Values past it are counted as Overflow.
+	MaxFields int
+}
+
+// DefaultMaxFields is the default bound on fields per group.
+const DefaultMaxFields = 256
+
+// A Collector gathers the statistics of many sessions' calls.
+type Collector struct {
+	opts   Options
+	groups map[groupKey]*Group
+	tools  map[string]*Group // every call of a tool, whatever its shape
+	// Sessions counts the sessions fed.
+	Sessions int
+	// NonTool counts responses to other methods (initialize, tools/list,
+	// resources/read …), which are not tool calls.
+	NonTool int64
+	seq     uint64
+}
+
+type groupKey struct{ tool, shape string }
+
+// New returns an empty Collector.
+func New(opts Options) *Collector {
+	if opts.MaxFields <= 0 {
+		opts.MaxFields = DefaultMaxFields
+	}
+	return &Collector{opts: opts, groups: map[groupKey]*Group{}, tools: map[string]*Group{}}
+}
+
+// A Group is the statistics of one tool's calls with one argument shape
+// (Shape is "*" for a tool's calls of every shape).
+type Group struct {
+	Tool  string `json:"tool"`
+	Shape string `json:"shape"`
+	Calls int64  `json:"calls"`
+	// Results were results; ToolErrors results with isError: true;
+	// RPCErrors JSON-RPC errors (by code in ErrorCodes); Unusable responses
+	// that were no JSON-RPC result at all (cut off, not JSON). Only Results
+	// feed the fields.
+	Results    int64             `json:"results"`
+	ToolErrors int64             `json:"tool_errors"`
+	RPCErrors  int64             `json:"rpc_errors"`
+	ErrorCodes map[int]int64     `json:"error_codes,omitempty"`
+	Unusable   int64             `json:"unusable"`
+	Latency    *Metric           `json:"-"`
+	Size       *Metric           `json:"-"`
+	ArgsSize   *Metric           `json:"-"`
+	Fields     map[string]*Field `json:"-"`
+	order      []string
+	// Overflow counts values at paths past Options.MaxFields.
+	Overflow int64 `json:"overflow,omitempty"`
+	// Schemas counts calls per definition of the tool (a digest of its
+	// inputSchema and outputSchema, as the session's tools/list gave it;
+	// "" when none was listed): more than one means the tool changed its
+	// schema within the recordings.
+	Schemas map[string]int64 `json:"schemas,omitempty"`
+	// SameAnswer counts results whose content (timestamps and UUIDs
+	// aside) repeated an earlier result of the group given other
+	// arguments; IdenticalBytes results byte-identical to an earlier one.
+	SameAnswer     int64 `json:"same_answer_other_args"`
+	IdenticalBytes int64 `json:"identical_bytes"`
+	// Answered counts the results the repeat counts are out of: those
+	// with something in them (a list that came back empty is the same
+	// answer to many questions, cache or none).
+	Answered  int64             `json:"answered"`
+	answers   map[uint64]uint64 // masked digest → the arguments' digest
+	exact     map[uint64]struct{}
+	maxFields int
+	call      int64
+	seed      uint64
+}
+
+func newGroup(tool, shape string, maxFields int, seed uint64) *Group {
+	return &Group{Tool: tool, Shape: shape, ErrorCodes: map[int]int64{}, Latency: newMetric(seed), Size: newMetric(seed + 1),
+		ArgsSize: newMetric(seed + 2), Fields: map[string]*Field{}, Schemas: map[string]int64{},
+		answers: map[uint64]uint64{}, exact: map[uint64]struct{}{}, maxFields: maxFields, seed: seed}
+}
+
+// FieldNames lists the group's fields in the order they first appeared.
+func (g *Group) FieldNames() []string { return g.order }
+
+// A Field is what one path of the group's results held.
+type Field struct {
+	Path string `json:"path"`
+	// Present counts the results in which the path occurred.
+	Present int64 `json:"present"`
+	// Types counts the values by JSON type.
+	Types [kindCount]int64 `json:"-"`
+	// Numbers are its numeric values; Items its arrays' lengths.
+	Numbers *Metric `json:"-"`
+	Items   *Metric `json:"-"`
+	// True and False count its booleans.
+	True, False int64
+	// Values counts its strings while there are few distinct ones (a
+	// categorical field); past MaxCategories the field is HighCardinality
+	// (identifiers, times, free text) and Values stops growing.
+	Values          map[string]int64 `json:"-"`
+	HighCardinality bool             `json:"-"`
+	// Ages are how old its timestamps were when the response arrived, in
+	// seconds: a freshness stamp (generated_at) that ages is a stale cache.
+	Ages *Metric `json:"-"`
+	// Text is the lexical profile of its free text (strings of several
+	// words), for similarity to a baseline.
+	Text *TextProfile `json:"-"`
+	seen int64
+}
+
+// MaxCategories is how many distinct strings a categorical field may have.
+const MaxCategories = 64
+
+// TypeCount is the count of values of the named JSON type.
+func (f *Field) TypeCount(name string) int64 {
+	for i, n := range kindNames {
+		if n == name {
+			return f.Types[i]
+		}
+	}
+	return 0
+}
+
+// A Feed takes one session's frames in order.
+type Feed struct {
+	c       *Collector
+	matcher *frames.CallMatcher
+	defs    map[string]string // tool → digest of its definition
+	// Unanswered is filled by Close: requests that got no response.
+	Unanswered int
+}
+
+// Session starts feeding one session (one recording).
+func (c *Collector) Session() *Feed {
+	c.Sessions++
+	return &Feed{c: c, matcher: frames.NewCallMatcher(), defs: map[string]string{}}
+}
+
+// Add takes the session's next frame, with its bytes.
+func (s *Feed) Add(f *frames.Frame) {
+	req := s.matcher.Add(f)
+	if req == nil {
+		return
+	}
+	switch req.Method {
+	case "tools/call":
+		s.c.call(s, req, f)
+	case "tools/list":
+		s.c.NonTool++
+		s.learn(f.Raw)
+	default:
+		s.c.NonTool++
+	}
+}
+
+// Close ends the session and counts the calls it left unanswered.
+func (s *Feed) Close() {
+	for _, r := range s.matcher.Pending() {
+		if r.Method == "tools/call" {
+			s.Unanswered++
+		}
+	}
+}
+
+func (s *Feed) learn(raw []byte) {
+	var r struct {
+		Result struct {
+			Tools []struct {
+				Name         string          `json:"name"`
+				InputSchema  json.RawMessage `json:"inputSchema"`
+				OutputSchema json.RawMessage `json:"outputSchema"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return
+	}
+	for _, t := range r.Result.Tools {
+		h := fnv.New64a()
+		in, _ := frames.Compact(t.InputSchema)
+		out, _ := frames.Compact(t.OutputSchema)
+		h.Write(in)
+		h.Write([]byte{0})
+		h.Write(out)
+		s.defs[t.Name] = strconv.FormatUint(h.Sum64(), 16)[:8]
+	}
+}
+
+func (c *Collector) group(tool, shape string) *Group {
+	k := groupKey{tool, shape}
+	g := c.groups[k]
+	if g == nil {
+		c.seq += 16
+		g = newGroup(tool, shape, c.opts.MaxFields, c.seq)
+		c.groups[k] = g
+	}
+	return g
+}
+
+// Groups lists the groups by tool, then shape.
+func (c *Collector) Groups() []*Group {
+	out := make([]*Group, 0, len(c.groups))
+	for _, g := range c.groups {
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Tool != out[j].Tool {
+			return out[i].Tool < out[j].Tool
+		}
+		return out[i].Shape < out[j].Shape
+	})
+	return out
+}
+
+// Tool is every call of the tool, whatever its shape (latency, size and
+// outcomes only), or nil.
+func (c *Collector) Tool(name string) *Group { return c.tools[name] }
+
+// Group returns the group of a tool and shape, or nil.
+func (c *Collector) Group(tool, shape string) *Group { return c.groups[groupKey{tool, shape}] }
+
+// request is what a tools/call request says.
+type request struct {
+	Params struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"params"`
+}
+
+func (c *Collector) call(s *Feed, req, resp *frames.Frame) {
+	var r request
+	_ = json.Unmarshal(req.Raw, &r)
+	shape := "*"
+	if !c.opts.NoShapes {
+		shape = Shape(r.Params.Arguments)
+	}
+	g := c.group(r.Params.Name, shape)
+	all := c.tools[r.Params.Name]
+	if all == nil {
+		c.seq += 16
+		all = newGroup(r.Params.Name, "*", 0, c.seq)
+		c.tools[r.Params.Name] = all
+	}
+	for _, x := range []*Group{g, all} {
+		x.Calls++
+		x.ArgsSize.Add(float64(len(r.Params.Arguments)))
+		x.Size.Add(float64(resp.Size()))
+		if !resp.Time.IsZero() && !req.Time.IsZero() {
+			x.Latency.Add(float64(resp.Time.Sub(req.Time).Microseconds()) / 1000)
+		}
+		x.Schemas[s.defs[r.Params.Name]]++
+	}
+	switch {
+	case resp.Kind == frames.KindError:
+		for _, x := range []*Group{g, all} {
+			x.RPCErrors++
+			x.ErrorCodes[resp.Code]++
+		}
+		return
+	case resp.Kind != frames.KindResult:
+		g.Unusable++
+		all.Unusable++
+		return
+	}
+	switch {
+	case isToolError(resp.Raw):
+		g.ToolErrors++
+		all.ToolErrors++
+	case g.observe(resp.Raw, digest(r.Params.Arguments), resp.Time):
+		g.Results++
+		all.Results++
+	default:
+		g.Unusable++
+		all.Unusable++
+	}
+}
+
+// isToolError reports whether a result says isError: true.
+func isToolError(raw []byte) bool {
+	if !bytes.Contains(raw, []byte(`"isError"`)) {
+		return false
+	}
+	_, isErr, _ := resultOf(raw)
+	return isErr
+}
+
+// resultOf finds a response's result and whether it reports isError,
+// reading only the top-level keys of each.
+func resultOf(raw []byte) (result []byte, isErr, ok bool) {
+	eachKey(raw, func(key, val []byte) {
+		if string(key) == "result" {
+			result = val
+		}
+	})
+	if len(result) == 0 || result[0] != '{' {
+		return nil, false, false
+	}
+	if bytes.Contains(result, []byte(`"isError"`)) {
+		eachKey(result, func(key, val []byte) {
+			if string(key) == "isError" && string(val) == "true" {
+				isErr = true
+			}
+		})
+	}
+	return result, isErr, true
+}
+
+// eachKey hands each top-level member of a JSON object to fn, its value
+// as raw JSON, without decoding it.
+func eachKey(doc []byte, fn func(key, val []byte)) {
+	w := walker{data: doc}
+	w.ws()
+	if w.i >= len(doc) || doc[w.i] != '{' {
+		return
+	}
+	w.i++
+	for {
+		w.ws()
+		if w.i >= len(doc) || doc[w.i] == '}' {
+			return
+		}
+		if doc[w.i] == ',' {
+			w.i++
+			w.ws()
+		}
+		if w.i >= len(doc) || doc[w.i] != '"' {
+			return
+		}
+		key, ok := w.str()
+		if !ok {
+			return
+		}
+		key = bytes.Clone(key)
+		w.ws()
+		if w.i >= len(doc) || doc[w.i] != ':' {
+			return
+		}
+		w.i++
+		w.ws()
+		start := w.i
+		w.skipValue()
+		if w.bad || w.i <= start {
+			return
+		}
+		fn(key, doc[start:w.i])
+	}
+}
+
+// Shape is the argument shape of a call: its argument names, sorted, with
+// the value of each boolean and the power-of-two bucket of each number
+// ("customer,limit:16-31,since"), so calls asking for different amounts
+// are grouped apart. Strings are left out: they are what varies.
+func Shape(args []byte) string {
+	var sh shaper
+	w := walker{data: args, v: &sh}
+	w.value()
+	if w.bad || len(sh.parts) == 0 {
+		return "(no arguments)"
+	}
+	sort.Strings(sh.parts)
+	return strings.Join(sh.parts, ",")
+}
+
+type shaper struct{ parts []string }
+
+func (s *shaper) visit(path []byte, k kind, b bool, x float64, _ []byte, _ int) {
+	if len(path) < 2 || bytes.IndexByte(path[1:], '/') >= 0 {
+		return // only top-level arguments
+	}
+	name := string(path[1:])
+	switch k {
+	case kBool:
+		name += ":" + strconv.FormatBool(b)
+	case kNumber:
+		name += ":" + bucket(x)
+	}
+	s.parts = append(s.parts, name)
+}
+
+// bucket names the power-of-two range of x: 0, 1, 2-3, 4-7, …, negative.
+func bucket(x float64) string {
+	switch {
+	case x < 0:
+		return "<0"
+	case x < 1:
+		return "0"
+	}
+	lo := math.Pow(2, math.Floor(math.Log2(x)))
+	if lo == 1 {
+		return "1"
+	}
+	return strconv.FormatFloat(lo, 'f', -1, 64) + "-" + strconv.FormatFloat(2*lo-1, 'f', -1, 64)
+}
+
+func digest(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
+}
+
+var resultPrefix = []byte("/result")
+
+// maxAnswers bounds the answers a group remembers for its repeat counts.
+const maxAnswers = 1 << 16
+
+// observe walks one response's result into the group's fields, in one
+// pass over the response: paths are relative to the result.
+func (g *Group) observe(resp []byte, args uint64, at time.Time) bool {
+	g.call++
+	o := observer{g: g, at: at, masked: fnvOffset}
+	hasSC := bytes.Contains(resp, []byte(`"structuredContent"`))
+	w := walker{data: resp, v: &o, skip: func(depth int, key []byte) bool {
+		switch depth {
+		case 1:
+			return string(key) != "result"
+		case 2:
+			return string(key) == "_meta" || string(key) == "resultType" || hasSC && string(key) == "content"
+		}
+		return false
+	}}
+	w.value()
+	if w.bad || !o.object {
+		return false
+	}
+	if o.arrays > 0 && o.items == 0 {
+		// An empty list is the same answer to many questions without any
+		// cache: it says nothing about repeats.
+		return true
+	}
+	g.Answered++
+	if len(g.answers) >= maxAnswers {
+		clear(g.answers)
+		clear(g.exact)
+	}
+	if prev, ok := g.answers[o.masked]; ok && prev != args {
+		g.SameAnswer++
+	} else if !ok {
+		g.answers[o.masked] = args
+	}
+	e := o.exact
+	if _, ok := g.exact[e]; ok {
+		g.IdenticalBytes++
+	} else {
+		g.exact[e] = struct{}{}
+	}
+	return true
+}
+
+// FNV-1a, inline: the digests of every value of a million results.
+const (
+	fnvOffset uint64 = 14695981039346656037
+	fnvPrime  uint64 = 1099511628211
+)
+
+func fnvAdd(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= fnvPrime
+	}
+	return h
+}
+
+type observer struct {
+	g             *Group
+	at            time.Time
+	arrays, items int
+	// masked digests the answer with times and UUIDs masked; exact the
+	// answer as it is.
+	masked, exact uint64
+	num           []byte
+	object        bool // the result was an object
+}
+
+func (o *observer) visit(path []byte, k kind, b bool, x float64, s []byte, n int) {
+	path, ok := bytes.CutPrefix(path, resultPrefix)
+	switch {
+	case !ok:
+		return // the response's envelope
+	case len(path) == 0:
+		o.object = k == kObject
+		return // the result itself
+	}
+	g := o.g
+	f := g.Fields[string(path)]
+	if f == nil {
+		if len(g.Fields) >= g.maxFields {
+			g.Overflow++
+			return
+		}
+		p := string(path)
+		f = &Field{Path: p, Values: map[string]int64{}}
+		g.Fields[p] = f
+		g.order = append(g.order, p)
+	}
+	if f.seen != g.call {
+		f.seen = g.call
+		f.Present++
+	}
+	f.Types[k]++
+	o.masked = fnvAdd(o.masked, path)
+	o.exact = fnvAdd(o.exact, path)
+	o.exact = fnvAdd(o.exact, []byte{byte(k)})
+	switch k {
+	case kBool:
+		if b {
+			f.True++
+			o.masked = fnvAdd(o.masked, []byte{1})
+		} else {
+			f.False++
+			o.masked = fnvAdd(o.masked, []byte{0})
+		}
+		o.exact = o.masked
+	case kNumber:
+		if f.Numbers == nil {
+			f.Numbers = newMetric(g.seed ^ digest(path))
+		}
+		f.Numbers.Add(x)
+		o.num = strconv.AppendFloat(o.num[:0], x, 'g', -1, 64)
+		o.masked = fnvAdd(o.masked, o.num)
+		o.exact = fnvAdd(o.exact, o.num)
+	case kArray:
+		o.arrays++
+		o.items += n
+		if f.Items == nil {
+			f.Items = newMetric(g.seed ^ digest(path) ^ 1)
+		}
+		f.Items.Add(float64(n))
+	case kString:
+		o.exact = fnvAdd(o.exact, s)
+		if volatile(s) {
+			o.masked = fnvAdd(o.masked, []byte{'~'})
+			o.age(f, s)
+		} else {
+			o.masked = fnvAdd(o.masked, s)
+		}
+		f.addString(s)
+	}
+}
+
+// age records how old a timestamp was at the response.
+func (o *observer) age(f *Field, s []byte) {
+	if o.at.IsZero() || s[4] != '-' {
+		return
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(s))
+	if err != nil {
+		return
+	}
+	if f.Ages == nil {
+		f.Ages = newMetric(o.g.seed ^ digest(s[:0]) ^ 2)
+	}
+	f.Ages.Add(o.at.Sub(t).Seconds())
+}
+
+func (f *Field) addString(s []byte) {
+	if words := wordCount(s); words >= 3 {
+		if f.Text == nil {
+			f.Text = &TextProfile{}
+		}
+		f.Text.add(s)
+	}
+	if f.HighCardinality {
+		return
+	}
+	if len(s) > 80 || volatile(s) {
+		// Long texts, times and UUIDs are not categories, however few of
+		// them a short recording holds.
+		f.HighCardinality = true
+		return
+	}
+	if _, ok := f.Values[string(s)]; ok {
+		f.Values[string(s)]++
+		return
+	}
+	if len(f.Values) >= MaxCategories {
+		f.HighCardinality = true
+		return
+	}
+	f.Values[string(s)] = 1
+}
+
+// volatile reports whether a string looks like a timestamp or a UUID:
+// values that differ on every answer without the answer being another.
+func volatile(s []byte) bool {
+	if len(s) >= 10 && isDigits(s[:4]) && s[4] == '-' && isDigits(s[5:7]) && s[7] == '-' {
+		return true
+	}
+	return len(s) == 36 && s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-'
+}
+
+func isDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func wordCount(s []byte) int {
+	n, in := 0, false
+	for _, c := range s {
+		sp := c == ' ' || c == '\n' || c == '\t'
+		if !sp && !in {
+			n++
+		}
+		in = !sp
+	}
+	return n
+}

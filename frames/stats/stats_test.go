@@ -1,0 +1,188 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+type recorder struct{ got []string }
+
+func (r *recorder) visit(path []byte, k kind, b bool, x float64, s []byte, n int) {
+	v := ""
+	switch k {
+	case kString:
+		v = fmt.Sprintf("%q", s)
+	case kNumber:
+		v = fmt.Sprint(x)
+	case kBool:
+		v = fmt.Sprint(b)
+	case kArray:
+		v = fmt.Sprintf("[%d]", n)
+	}
+	r.got = append(r.got, string(path)+" "+kindNames[k]+" "+v)
+}
+
+// TestWalker: every value with its generalised path, escapes decoded, JSON
+// in a text block walked under "#", skipped keys skipped without decoding.
+func TestWalker(t *testing.T) {
+	doc := `{"content":[{"type":"text","text":"{\"a\":[1,2],\"q\":\"x\\\"y\"}"}],"s~/k":"\u00e9\ud83d\ude00","n":-1.5e2,"t":true,"z":null,"_meta":{"skip":"me \" too"}}`
+	var r recorder
+	w := walker{data: []byte(doc), v: &r, skip: func(d int, k []byte) bool { return d == 1 && string(k) == "_meta" }}
+	w.value()
+	if w.bad {
+		t.Fatal("walker found the document bad")
+	}
+	want := []string{
+		`/content/*/type string "text"`,
+		`/content/*/text string "{\"a\":[1,2],\"q\":\"x\\\"y\"}"`,
+		`/content/*/text#/a/* number 1`,
+		`/content/*/text#/a/* number 2`,
+		`/content/*/text#/a array [2]`,
+		`/content/*/text#/q string "x\"y"`,
+		`/content/*/text# object `,
+		`/content/* object `,
+		`/content array [1]`,
+		`/s~0~1k string "é😀"`,
+		`/n number -150`,
+		`/t boolean true`,
+		`/z null `,
+		` object `,
+	}
+	if strings.Join(r.got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("visits:\n%s\nwant:\n%s", strings.Join(r.got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, bad := range []string{`{"a":}`, `{"a":[1,}`, `{"a":"unterminated}`, `[1 2]`, strings.Repeat("[", 300) + strings.Repeat("]", 300)} {
+		w := walker{data: []byte(bad), v: &recorder{}}
+		w.value()
+		if !w.bad {
+			t.Errorf("walker accepted %q", bad)
+		}
+	}
+}
+
+func TestResultOf(t *testing.T) {
+	res, isErr, ok := resultOf([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a \"} b"}],"isError":true}}`))
+	if !ok || !isErr || !strings.HasSuffix(string(res), `"isError":true}`) {
+		t.Errorf("resultOf = %s, %v, %v", res, isErr, ok)
+	}
+	if _, _, ok := resultOf([]byte(`{"jsonrpc":"2.0","id":1,"result":[1]}`)); ok {
+		t.Error("a result that is no object was taken")
+	}
+}
+
+func TestShape(t *testing.T) {
+	for args, want := range map[string]string{
+		`{"customer":"Acme","limit":10,"since":"x"}`: "customer,limit:8-15,since",
+		`{"limit":500,"customer":"Acme"}`:            "customer,limit:256-511",
+		`{"limit":1,"all":true,"q":{"deep":5}}`:      "all:true,limit:1,q",
+		`{}`:                                         "(no arguments)",
+		``:                                           "(no arguments)",
+	} {
+		if got := Shape([]byte(args)); got != want {
+			t.Errorf("Shape(%s) = %q, want %q", args, got, want)
+		}
+	}
+}
+
+// TestMetricIsBounded: a million values keep a bounded sample, exact
+// moments, and quantiles close to the truth.
+func TestMetricIsBounded(t *testing.T) {
+	m := newMetric(1)
+	for i := range 1_000_000 {
+		m.Add(float64(i % 1000))
+	}
+	if len(m.sample) != ReservoirSize || m.N != 1_000_000 || math.Abs(m.Mean()-499.5) > 1e-6 {
+		t.Fatalf("sample %d, n %d, mean %v", len(m.sample), m.N, m.Mean())
+	}
+	if med := m.Median(); math.Abs(med-500) > 40 {
+		t.Errorf("median %v, want about 500", med)
+	}
+	if mad := m.MAD(); math.Abs(mad-250) > 30 {
+		t.Errorf("MAD %v, want about 250", mad)
+	}
+}
+
+// TestMannWhitney: no difference is z 0; a shift is a large z of its sign;
+// all ties is no evidence.
+func TestMannWhitney(t *testing.T) {
+	a := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	if z := mannWhitney(a, a); z != 0 {
+		t.Errorf("same samples: z %v", z)
+	}
+	var lo, hi []float64
+	for i := range 50 {
+		lo = append(lo, float64(i))
+		hi = append(hi, float64(i+40))
+	}
+	if z := mannWhitney(lo, hi); z < 5 {
+		t.Errorf("shifted up: z %v, want > 5", z)
+	}
+	if z := mannWhitney(hi, lo); z > -5 {
+		t.Errorf("shifted down: z %v, want < -5", z)
+	}
+	if z := mannWhitney([]float64{3, 3, 3}, []float64{3, 3}); z != 0 {
+		t.Errorf("all ties: z %v", z)
+	}
+}
+
+// feed records calls of one tool into a collector, as a session would.
+func feed(c *Collector, results []string, at time.Time) {
+	s := c.Session()
+	log := frames.NewLog(func() time.Time { return at })
+	for i, r := range results {
+		log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"t","arguments":{"q":"%d"}}}`, i, i))})
+		log.Append(frames.Frame{Dir: frames.ServerToClient, Raw: []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, i, r))})
+	}
+	for _, f := range log.Frames() {
+		s.Add(f)
+	}
+	s.Close()
+}
+
+// TestCompareVerdicts: below the minimum sample the verdict says so with
+// the numbers; a cardinality collapse (40–60 rows becoming 3) is drift; the
+// same distribution is not.
+func TestCompareVerdicts(t *testing.T) {
+	rows := func(n int) string {
+		return `{"structuredContent":{"rows":[` + strings.TrimSuffix(strings.Repeat(`{"v":1},`, n), ",") + `]}}`
+	}
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	base, same, cut, few := New(Options{}), New(Options{}), New(Options{}), New(Options{})
+	var b, s, c []string
+	for i := range 60 {
+		b = append(b, rows(40+i%21))
+		s = append(s, rows(40+(i*7)%21))
+		c = append(c, rows(3))
+	}
+	feed(base, b, now)
+	feed(same, s, now)
+	feed(cut, c, now)
+	feed(few, c[:10], now)
+	card := func(r DriftReport) Finding {
+		for _, f := range r.Groups[0].Findings {
+			if f.Signal == "cardinality" {
+				return f
+			}
+		}
+		t.Fatal("no cardinality finding")
+		return Finding{}
+	}
+	if f := card(Compare(base, same, DriftOptions{})); f.Verdict != NoDrift {
+		t.Errorf("the same distribution: %+v", f)
+	}
+	if f := card(Compare(base, cut, DriftOptions{})); f.Verdict != Drift || f.Baseline < 45 || f.Current != 3 {
+		t.Errorf("40–60 rows becoming 3: %+v", f)
+	}
+	r := Compare(base, few, DriftOptions{})
+	if r.Groups[0].Verdict != Drift && r.Groups[0].Verdict != NotEnough {
+		t.Errorf("ten calls: %+v", r.Groups[0])
+	}
+	if f := card(r); f.Verdict != NotEnough || !strings.Contains(f.Detail, "10 current values; 30 of each are needed") {
+		t.Errorf("ten calls: %+v", f)
+	}
+}
