@@ -164,3 +164,52 @@ func skipValue(b []byte, i int) (end, deepest int, err error) {
 		return j, 0, nil
 	}
 }
+
+// Members hands each member of the JSON object obj to fn, its value as the
+// raw JSON text, without decoding any value: the top-level keys of a 4 MB
+// result cost a scan. A key with escapes is passed decoded. It reports
+// whether obj was a well-formed object as far as it was read.
+func Members(obj []byte, fn func(key string, val []byte)) bool {
+	i := skipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return false
+	}
+	i = skipSpace(obj, i+1)
+	if i < len(obj) && obj[i] == '}' {
+		return true
+	}
+	for {
+		if i >= len(obj) || obj[i] != '"' {
+			return false
+		}
+		kEnd, err := skipString(obj, i)
+		if err != nil {
+			return false
+		}
+		key := string(obj[i+1 : kEnd-1])
+		if bytes.IndexByte(obj[i:kEnd], '\\') >= 0 {
+			if json.Unmarshal(obj[i:kEnd], &key) != nil {
+				return false
+			}
+		}
+		i = skipSpace(obj, kEnd)
+		if i >= len(obj) || obj[i] != ':' {
+			return false
+		}
+		i = skipSpace(obj, i+1)
+		vEnd, _, err := skipValue(obj, i)
+		if err != nil {
+			return false
+		}
+		fn(key, obj[i:vEnd])
+		i = skipSpace(obj, vEnd)
+		switch {
+		case i < len(obj) && obj[i] == ',':
+			i = skipSpace(obj, i+1)
+		case i < len(obj) && obj[i] == '}':
+			return true
+		default:
+			return false
+		}
+	}
+}

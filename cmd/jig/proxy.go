@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/contract"
 	"github.com/mcpjig/jig/session/proxy"
 	"github.com/mcpjig/jig/session/record"
 )
@@ -29,8 +30,11 @@ type proxyOptions struct {
 	listen   string
 	target   string
 	record   string
-	noRecord bool
-	secrets  []string
+	noRecord  bool
+	secrets   []string
+	contracts string
+	otlp      string
+	otlpArgs  bool
 }
 
 const proxyLong = `jig proxy sits between a real MCP client (Claude Desktop, Cursor, an agent)
@@ -46,7 +50,11 @@ HTTP: jig proxy --listen 127.0.0.1:7000 --target http://127.0.0.1:3901/mcp,
 then point the client at http://127.0.0.1:7000/mcp.
 
 Sessions are recorded in $XDG_STATE_HOME/jig/sessions (see jig sessions)
-unless --record FILE or --no-record is given. Secrets are redacted.`
+unless --record FILE or --no-record is given. Secrets are redacted.
+
+--contracts FILE holds each tools/call response to the contracts (see jig
+check --help) as it passes, off the path that forwards it: a violation is
+printed on stderr and kept in the recording, where jig open marks its frame.`
 
 func newProxyCmd(st *streams, runF runFunc[proxyOptions]) *cobra.Command {
 	o := &proxyOptions{}
@@ -56,7 +64,8 @@ func newProxyCmd(st *streams, runF runFunc[proxyOptions]) *cobra.Command {
 		Long:  proxyLong,
 		Example: `  jig proxy -- node server.js
   jig proxy --record run.jsonl -- npx -y @modelcontextprotocol/server-everything stdio
-  jig proxy --listen 127.0.0.1:7000 --target http://127.0.0.1:3901/mcp --record run.jsonl`,
+  jig proxy --listen 127.0.0.1:7000 --target http://127.0.0.1:3901/mcp --record run.jsonl
+  jig proxy --contracts contracts.json -- jig serve-demo --release 3`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.command = args
@@ -69,6 +78,7 @@ func newProxyCmd(st *streams, runF runFunc[proxyOptions]) *cobra.Command {
 	fl.StringVar(&o.listen, "listen", "", "HTTP mode: the address to listen on (127.0.0.1:7000)")
 	fl.StringVar(&o.target, "target", "", "HTTP mode: the server's URL (http://127.0.0.1:3901/mcp)")
 	fl.StringArrayVar(&o.secrets, "secret", nil, "a value to redact from the recording (repeatable; $VAR expands)")
+	fl.StringVar(&o.contracts, "contracts", "", "check each tools/call response against a contracts file as it passes (see jig check)")
 	return cmd
 }
 
@@ -94,20 +104,30 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	} else {
 		target, _ = json.Marshal(record.Target{Transport: "stdio", Command: o.command})
 	}
+	var checks *liveChecks
+	if o.contracts != "" {
+		c, err := contract.Load(o.contracts)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		checks = &liveChecks{c: c, st: st}
+	}
 	// The recording holds the frames; memory holds none of them.
 	log := frames.NewWriteThroughLog(nil)
 	path, closer, err := record.ForLog(log, record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets})
 	if err != nil {
 		return usageErr("%v", err)
 	}
+	checks.watch(log)
 	var runErr error
-	files := &sessionFiles{first: recorded{log: log, path: path, closer: closer},
+	files := &sessionFiles{first: recorded{log: log, path: path, closer: closer}, checks: checks,
 		opts: record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets}}
 	if httpMode {
 		runErr = runHTTPProxy(ctx, o, files, secrets, st)
 	} else {
 		runErr = runStdioProxy(o, log, st)
 	}
+	checks.close() // before the recordings close: violations go into them
 	files.close(st)
 	return runErr
 }
@@ -117,8 +137,9 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 // calls interleave. The first session takes the file --record names (or
 // the first new one); the next ones take FILE-2.jsonl, FILE-3.jsonl, ….
 type sessionFiles struct {
-	opts  record.Options
-	first recorded
+	opts   record.Options
+	first  recorded
+	checks *liveChecks
 	mu    sync.Mutex
 	keys  map[string]*recorded
 	order []*recorded
@@ -161,6 +182,9 @@ func (s *sessionFiles) logFor(key string) *frames.Log {
 		}
 	}
 	r.path, r.closer = path, closer
+	if err == nil {
+		s.checks.watch(r.log)
+	}
 	s.keys[key] = r
 	s.order = append(s.order, r)
 	return r.log
@@ -247,4 +271,52 @@ func runHTTPProxy(ctx context.Context, o *proxyOptions, files *sessionFiles, sec
 		return err
 	}
 	return nil
+}
+
+// liveChecks hold each client session's responses to the contracts as the
+// proxy records them: one contract.Live per Log, fed by the Log on the
+// recorder's goroutine, checking on its own, never on the forwarding path.
+type liveChecks struct {
+	c     *contract.Contracts
+	st    *streams
+	mu    sync.Mutex
+	lives []*contract.Live
+}
+
+// watch checks log's frames from now on. A nil liveChecks checks nothing.
+func (l *liveChecks) watch(log *frames.Log) {
+	if l == nil {
+		return
+	}
+	live := contract.NewLive(l.c, 0, func(v contract.Violation) {
+		// stderr only: in stdio mode stdout is the client's protocol stream.
+		fmt.Fprintf(l.st.err, "jig proxy: contract: %s\n", v)
+		log.Note(contract.MetaKey, v)
+	})
+	log.AddSink(live)
+	l.mu.Lock()
+	l.lives = append(l.lives, live)
+	l.mu.Unlock()
+}
+
+// close finishes the checks and says what they found.
+func (l *liveChecks) close() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var total contract.Counts
+	var dropped int64
+	for _, live := range l.lives {
+		c, d := live.Close()
+		addCounts(&total, c)
+		dropped += d
+	}
+	fmt.Fprintf(l.st.err, "jig proxy: contracts %s: %d tool calls, %d held to a contract, %d violations in %d calls",
+		l.c.File, total.Calls, total.Checked, total.Violations, total.Violating)
+	if dropped > 0 {
+		fmt.Fprintf(l.st.err, "; %d frames went unchecked (the checks fell behind the traffic; the recording has them all: jig check %s RECORDING)", dropped, l.c.File)
+	}
+	fmt.Fprintln(l.st.err)
 }

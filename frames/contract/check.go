@@ -3,6 +3,7 @@ package contract
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
 
@@ -85,17 +86,19 @@ type Counts struct {
 // contracts, frame by frame, in order. It learns each tool's outputSchema
 // from the tools/list results that cross.
 type Checker struct {
-	c       *Contracts
-	File    string // names the recording in violations
-	listed  map[string]json.RawMessage
-	sawList bool // a tools/list result crossed: listed is what the server declares
-	matcher *frames.CallMatcher
-	Counts  Counts
+	c         *Contracts
+	File      string // names the recording in violations
+	listed    map[string]json.RawMessage
+	sawList   bool // a tools/list result crossed: listed is what the server declares
+	matcher   *frames.CallMatcher
+	sets      map[string]*fixture.AssertionSet // each tool's rules, compiled once
+	validated map[uint64]validated
+	Counts    Counts
 }
 
 // NewChecker returns a Checker for one session.
 func NewChecker(c *Contracts) *Checker {
-	return &Checker{c: c, listed: map[string]json.RawMessage{}, matcher: frames.NewCallMatcher()}
+	return &Checker{c: c, listed: map[string]json.RawMessage{}, matcher: frames.NewCallMatcher(), sets: map[string]*fixture.AssertionSet{}, validated: map[uint64]validated{}}
 }
 
 // Add takes the session's next frame (with its bytes) and returns the
@@ -194,10 +197,15 @@ func (k *Checker) check(base Violation, resp *frames.Frame, rules []Rule, t *Too
 		k.Counts.Errors++
 		return nil
 	}
-	var env struct {
-		Result json.RawMessage `json:"result"`
+	var env struct{ Result json.RawMessage }
+	if resp.Kind == frames.KindResult {
+		frames.Members(resp.Raw, func(key string, val []byte) {
+			if key == "result" {
+				env.Result = val
+			}
+		})
 	}
-	if resp.Kind != frames.KindResult || json.Unmarshal(resp.Raw, &env) != nil || len(env.Result) == 0 || env.Result[0] != '{' {
+	if resp.Kind != frames.KindResult || len(env.Result) == 0 || env.Result[0] != '{' {
 		k.Counts.Unusable++
 		why := resp.Err
 		if why == "" {
@@ -206,10 +214,17 @@ func (k *Checker) check(base Violation, resp *frames.Frame, rules []Rule, t *Too
 		return add(nil, "", RuleResponse, nil, "no usable result: "+why, "")
 	}
 	var res struct {
-		IsError           bool            `json:"isError"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
+		IsError           bool
+		StructuredContent json.RawMessage
 	}
-	_ = json.Unmarshal(env.Result, &res)
+	frames.Members(env.Result, func(key string, val []byte) {
+		switch key {
+		case "isError":
+			res.IsError = string(val) == "true"
+		case "structuredContent":
+			res.StructuredContent = val
+		}
+	})
 	hasSC := len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null"
 	var out []Violation
 	if res.IsError {
@@ -225,17 +240,17 @@ func (k *Checker) check(base Violation, resp *frames.Frame, rules []Rule, t *Too
 		rules = errRules
 	} else {
 		if t != nil && len(t.Result) > 0 {
-			out = schemaViolations(out, add, t.Result, env.Result, "", RuleResult)
+			out = k.schemaViolations(out, add, t.Result, env.Result, "", RuleResult)
 		}
 		switch {
 		case t != nil && len(t.StructuredContent) > 0 && !hasSC:
 			out = add(out, "/structuredContent", RuleStructuredContent, nil, "the result has no structuredContent, which the contract gives a schema for", "")
 		case t != nil && len(t.StructuredContent) > 0:
-			out = schemaViolations(out, add, t.StructuredContent, res.StructuredContent, "/structuredContent", RuleStructuredContent)
+			out = k.schemaViolations(out, add, t.StructuredContent, res.StructuredContent, "/structuredContent", RuleStructuredContent)
 		case useListed && len(listed) > 0 && !hasSC:
 			out = add(out, "/structuredContent", RuleOutputSchema, nil, "the tool declares an outputSchema and the result has no structuredContent", "")
 		case useListed && len(listed) > 0:
-			out = schemaViolations(out, add, listed, res.StructuredContent, "/structuredContent", RuleOutputSchema)
+			out = k.schemaViolations(out, add, listed, res.StructuredContent, "/structuredContent", RuleOutputSchema)
 		case useListed && !k.sawList:
 			k.Counts.NoSchema++
 		}
@@ -247,7 +262,15 @@ func (k *Checker) check(base Violation, resp *frames.Frame, rules []Rule, t *Too
 	for i, r := range rules {
 		as[i] = r.assertion()
 	}
-	for i, diffs := range fixture.CheckAssertions(as, env.Result, resp.Time) {
+	set := k.sets[base.Tool]
+	if set == nil {
+		var err error
+		if set, err = fixture.NewAssertionSet(as); err != nil {
+			return add(out, "", RuleResponse, nil, "the contract's rules cannot be used: "+err.Error(), "")
+		}
+		k.sets[base.Tool] = set
+	}
+	for i, diffs := range set.Check(env.Result, resp.Time) {
 		for _, d := range diffs {
 			msg := strings.TrimPrefix(d.Detail, as[i].Describe()+": ")
 			out = add(out, strings.TrimPrefix(d.Path, "/result"), rules[i].Rule, d.Actual, msg, rules[i].Note)
@@ -258,8 +281,8 @@ func (k *Checker) check(base Violation, resp *frames.Frame, rules []Rule, t *Too
 
 type adder func(out []Violation, path, rule string, val json.RawMessage, msg, note string) []Violation
 
-func schemaViolations(out []Violation, add adder, sch, inst json.RawMessage, prefix, rule string) []Violation {
-	vs, err := schema.Validate(sch, inst)
+func (k *Checker) schemaViolations(out []Violation, add adder, sch, inst json.RawMessage, prefix, rule string) []Violation {
+	vs, err := k.validate(sch, inst)
 	if err != nil {
 		return add(out, prefix, rule, nil, "the schema cannot be used: "+err.Error(), "")
 	}
@@ -267,6 +290,33 @@ func schemaViolations(out []Violation, add adder, sch, inst json.RawMessage, pre
 		out = add(out, prefix+v.Path, rule, valueAt(inst, v.Path), v.Message, "")
 	}
 	return out
+}
+
+// validated remembers the outcome of the last instances validated, by
+// digest: a server answers the same bytes again and again (the same
+// question, a cache), and validating costs more than the rest of a check.
+const validatedMax = 4096
+
+type validated struct {
+	vs  []schema.Violation
+	err error
+}
+
+func (k *Checker) validate(sch, inst json.RawMessage) ([]schema.Violation, error) {
+	h := fnv.New64a()
+	h.Write(sch)
+	h.Write([]byte{0})
+	h.Write(inst)
+	key := h.Sum64()
+	if v, ok := k.validated[key]; ok {
+		return v.vs, v.err
+	}
+	vs, err := schema.Validate(sch, inst)
+	if len(k.validated) >= validatedMax {
+		clear(k.validated)
+	}
+	k.validated[key] = validated{vs, err}
+	return vs, err
 }
 
 // valueAt is the JSON value at a JSON Pointer, or nil.

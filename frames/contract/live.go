@@ -19,7 +19,7 @@ const DefaultQueue = 4096
 // check is never on the path that forwards.
 type Live struct {
 	k       *Checker
-	q       chan *frames.Frame
+	q       chan frames.Frame // copies: a write-through Log reuses its frames
 	report  func(Violation)
 	dropped atomic.Int64
 	mu      sync.Mutex // guards closed against a frame written after Close
@@ -34,7 +34,7 @@ func NewLive(c *Contracts, queue int, report func(Violation)) *Live {
 	if queue <= 0 {
 		queue = DefaultQueue
 	}
-	l := &Live{k: NewChecker(c), q: make(chan *frames.Frame, queue), report: report, done: make(chan struct{})}
+	l := &Live{k: NewChecker(c), q: make(chan frames.Frame, queue), report: report, done: make(chan struct{})}
 	go l.run()
 	return l
 }
@@ -51,7 +51,7 @@ func (l *Live) WriteFrame(f *frames.Frame) error {
 		return nil
 	}
 	select {
-	case l.q <- f:
+	case l.q <- *f:
 	default:
 		l.dropped.Add(1)
 	}
@@ -76,7 +76,7 @@ func wanted(f *frames.Frame) bool {
 func (l *Live) run() {
 	defer close(l.done)
 	for f := range l.q {
-		for _, v := range l.k.Add(f) {
+		for _, v := range l.k.Add(&f) { // f is a variable per frame: the Checker may keep it
 			l.report(v)
 		}
 	}
