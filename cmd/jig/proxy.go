@@ -26,10 +26,10 @@ import (
 
 // proxyOptions are jig proxy's.
 type proxyOptions struct {
-	command  []string
-	listen   string
-	target   string
-	record   string
+	command   []string
+	listen    string
+	target    string
+	record    string
 	noRecord  bool
 	secrets   []string
 	contracts string
@@ -140,9 +140,9 @@ type sessionFiles struct {
 	opts   record.Options
 	first  recorded
 	checks *liveChecks
-	mu    sync.Mutex
-	keys  map[string]*recorded
-	order []*recorded
+	mu     sync.Mutex
+	keys   map[string]*recorded
+	order  []*recorded
 }
 
 type recorded struct {
