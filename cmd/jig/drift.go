@@ -77,7 +77,8 @@ func newDriftCmd(st *streams, runF runFunc[driftOptions]) *cobra.Command {
 	return cmd
 }
 
-func runDrift(ctx context.Context, o *driftOptions, st *streams) error {
+// checkDriftOptions refuses options that cannot make a comparison.
+func checkDriftOptions(o *driftOptions) error {
 	switch {
 	case len(o.baseline) == 0 || len(o.current) == 0:
 		return usageErr("give both --baseline and --current recordings (files, directories or quoted globs)")
@@ -85,6 +86,13 @@ func runDrift(ctx context.Context, o *driftOptions, st *streams) error {
 		return usageErr("--method %q: use robust or z", o.opts.Method)
 	case o.opts.MinSample < 2:
 		return usageErr("--min-sample %d: give 2 or more", o.opts.MinSample)
+	}
+	return nil
+}
+
+func runDrift(ctx context.Context, o *driftOptions, st *streams) error {
+	if err := checkDriftOptions(o); err != nil {
+		return err
 	}
 	reports, err := parseReports(o.reports)
 	if err != nil {
@@ -124,16 +132,7 @@ func runDrift(ctx context.Context, o *driftOptions, st *streams) error {
 			return err
 		}
 	} else {
-		for _, n := range lb.Notes {
-			fmt.Fprintln(st.err, "jig drift: baseline:", n)
-		}
-		for _, n := range lc.Notes {
-			fmt.Fprintln(st.err, "jig drift: current:", n)
-		}
-		printDrift(st.out, rep, o.all)
-		if gr != nil {
-			printGates(st.out, *gr)
-		}
+		printDriftOutput(st, out, o.all)
 	}
 	switch {
 	case gr != nil && !gr.Passed():
@@ -150,6 +149,21 @@ type driftOutput struct {
 	Current  loaded            `json:"current"`
 	Drift    stats.DriftReport `json:"drift"`
 	Gates    *stats.GateReport `json:"gates,omitempty"`
+}
+
+// printDriftOutput prints the comparison as text: what the recordings held
+// that was not used on stderr, the drift and the gates on stdout.
+func printDriftOutput(st *streams, out driftOutput, all bool) {
+	for _, n := range out.Baseline.Notes {
+		fmt.Fprintln(st.err, "jig drift: baseline:", n)
+	}
+	for _, n := range out.Current.Notes {
+		fmt.Fprintln(st.err, "jig drift: current:", n)
+	}
+	printDrift(st.out, out.Drift, all)
+	if out.Gates != nil {
+		printGates(st.out, *out.Gates)
+	}
 }
 
 func printDrift(w io.Writer, rep stats.DriftReport, all bool) {
