@@ -405,3 +405,23 @@ func BenchmarkLogMemory(b *testing.B) {
 		runtime.KeepAlive(l)
 	}
 }
+
+// A progress token is MCP's correlation id between a call and its
+// notifications/progress, not a secret: redacting it ("[REDACTED:value]")
+// hid which call a progress belonged to, in the TUI, --frames and
+// recordings. A secret beside it still goes.
+func TestRedactorKeepsProgressTokens(t *testing.T) {
+	r := NewRedactor()
+	call := `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"trigger-long-running-operation","arguments":{"duration":3,"api_key":"k-1234567890"},"_meta":{"progressToken":"jig-progress-7f3a"}}}`
+	progress := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"jig-progress-7f3a","progress":1,"total":5}}`
+	out := r.String(call)
+	if !strings.Contains(out, `"progressToken":"jig-progress-7f3a"`) || strings.Contains(out, "k-1234567890") {
+		t.Errorf("redacted call: %s", out)
+	}
+	if out := r.String(progress); out != progress {
+		t.Errorf("the progress notification was changed: %s", out)
+	}
+	if rule := r.Secret([]byte(progress)); rule != "" {
+		t.Errorf("Secret finds %q in a progress notification", rule)
+	}
+}

@@ -107,7 +107,19 @@ func (tr tokenRule) spares(b []byte, loc []int) bool {
 	if tr.name != "secret-key" || loc[2] < 0 {
 		return false
 	}
-	key := strings.ToLower(string(b[loc[2]:loc[3]]))
+	return PublicKey(string(b[loc[2]:loc[3]]))
+}
+
+// PublicKey reports whether a JSON key whose name sounds secret ("token",
+// "auth") holds no secret: MCP's progressToken, a correlation id between a
+// call and its notifications/progress (hiding it hides which call a
+// progress belongs to, and it opens nothing), and the OAuth metadata names
+// of publicKeySuffixes.
+func PublicKey(name string) bool {
+	key := strings.ToLower(name)
+	if key == "progresstoken" {
+		return true
+	}
 	for _, s := range publicKeySuffixes {
 		if strings.HasSuffix(key, s) {
 			return true
