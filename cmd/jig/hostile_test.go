@@ -888,3 +888,33 @@ func TestWithheldServerRequestIsAnswered(t *testing.T) {
 		})
 	}
 }
+
+// jig proxy --max-frame: a line over the limit reaches the client whole and
+// is recorded truncated with its true size; a bad limit is a usage error naming
+// the flag.
+func TestProxyMaxFrame(t *testing.T) {
+	script := `read line; printf '{"jsonrpc":"2.0","id":1,"result":{"blob":"%s"}}\n' "$(head -c 300000 /dev/zero | tr '\0' x)"`
+	rec := filepath.Join(t.TempDir(), "run.jsonl")
+	code, out, errOut := runCmd(t, "proxy", `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n", "--max-frame", "64KiB", "--record", rec, "--", "sh", "-c", script)
+	if code != 0 || len(out) < 300000 || !strings.HasSuffix(out, `"}}`+"\n") {
+		t.Fatalf("exit %d, %d bytes passed on; want 0 and the whole line\n%s", code, len(out), errOut)
+	}
+	f, _ := os.Open(rec)
+	defer f.Close()
+	tr, err := frames.ReadTranscript(f)
+	if err != nil || len(tr.Warnings) > 0 {
+		t.Fatalf("recording: %v %v", err, tr.Warnings)
+	}
+	var cut *frames.Frame
+	for _, fr := range tr.Frames {
+		if fr.Length > 0 {
+			cut = fr
+		}
+	}
+	if cut == nil || cut.Length != int64(len(out)-1) || len(cut.Raw) > 64<<10 || !strings.Contains(cut.Err, "--max-frame") {
+		t.Errorf("no truncated frame naming --max-frame with its size: %+v", cut)
+	}
+	if code, _, errOut = runCmd(t, "proxy", "", "--max-frame", "lots", "--no-record", "--", "true"); code != exitUsage || !strings.Contains(errOut, `--max-frame "lots"`) {
+		t.Errorf("a bad --max-frame: exit %d\n%s", code, errOut)
+	}
+}

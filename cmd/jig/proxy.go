@@ -35,6 +35,7 @@ type proxyOptions struct {
 	contracts string
 	otlp      string
 	otlpArgs  bool
+	maxFrame  string
 }
 
 const proxyLong = `jig proxy sits between a real MCP client (Claude Desktop, Cursor, an agent)
@@ -79,6 +80,7 @@ func newProxyCmd(st *streams, runF runFunc[proxyOptions]) *cobra.Command {
 	fl.StringVar(&o.target, "target", "", "HTTP mode: the server's URL (http://127.0.0.1:3901/mcp)")
 	fl.StringArrayVar(&o.secrets, "secret", nil, "a value to redact from the recording (repeatable; $VAR expands)")
 	fl.StringVar(&o.contracts, "contracts", "", "check each tools/call response against a contracts file as it passes (see jig check)")
+	fl.StringVar(&o.maxFrame, "max-frame", "256MiB", "the frame limit: a line, body or event larger than this is passed on whole but recorded truncated, with its size")
 	return cmd
 }
 
@@ -93,6 +95,10 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 		return usageErr("no server: give its command after -- (jig proxy -- node server.js), or --listen and --target")
 	case o.noRecord && o.record != "":
 		return usageErr("--record and --no-record contradict each other")
+	}
+	maxFrame, err := parseFrameLimit(o.maxFrame)
+	if err != nil {
+		return err
 	}
 	secrets := make([]string, 0, len(o.secrets))
 	for _, s := range o.secrets {
@@ -123,9 +129,9 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	files := &sessionFiles{first: recorded{log: log, path: path, closer: closer}, checks: checks,
 		opts: record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets}}
 	if httpMode {
-		runErr = runHTTPProxy(ctx, o, files, secrets, st)
+		runErr = runHTTPProxy(ctx, o, files, secrets, maxFrame, st)
 	} else {
-		runErr = runStdioProxy(o, log, st)
+		runErr = runStdioProxy(o, log, maxFrame, st)
 	}
 	checks.close() // before the recordings close: violations go into them
 	files.close(st)
@@ -218,7 +224,7 @@ func (s *sessionFiles) close(st *streams) {
 	}
 }
 
-func runStdioProxy(o *proxyOptions, log *frames.Log, st *streams) error {
+func runStdioProxy(o *proxyOptions, log *frames.Log, maxFrame int, st *streams) error {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
@@ -228,7 +234,7 @@ func runStdioProxy(o *proxyOptions, log *frames.Log, st *streams) error {
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
-	p := &proxy.Stdio{Command: o.command, Stdin: st.in, Stdout: st.rawOut, Stderr: st.rawErr, Log: log, Signals: sigs}
+	p := &proxy.Stdio{Command: o.command, Stdin: st.in, Stdout: st.rawOut, Stderr: st.rawErr, Log: log, Signals: sigs, MaxFrame: maxFrame}
 	// Signals are passed on, not acted upon: the server decides when to go,
 	// and its exit status becomes ours.
 	code, err := p.Run(context.Background())
@@ -241,7 +247,7 @@ func runStdioProxy(o *proxyOptions, log *frames.Log, st *streams) error {
 	return nil
 }
 
-func runHTTPProxy(ctx context.Context, o *proxyOptions, files *sessionFiles, secrets []string, st *streams) error {
+func runHTTPProxy(ctx context.Context, o *proxyOptions, files *sessionFiles, secrets []string, maxFrame int, st *streams) error {
 	u, err := url.Parse(o.target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return usageErr("--target %q: expected an http:// or https:// URL", o.target)
@@ -250,7 +256,7 @@ func runHTTPProxy(ctx context.Context, o *proxyOptions, files *sessionFiles, sec
 	if err != nil {
 		return usageErr("--listen %s: %v", o.listen, err)
 	}
-	p := &proxy.HTTP{Target: u, Log: files.first.log, Secrets: secrets, Sessions: files.logFor}
+	p := &proxy.HTTP{Target: u, Log: files.first.log, Secrets: secrets, Sessions: files.logFor, MaxFrame: maxFrame}
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(st.err, "jig proxy: http://%s → %s (Ctrl-C to stop)\n", ln.Addr(), u.Redacted())
 	errc := make(chan error, 1)

@@ -127,13 +127,16 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 }
 
 // frameLimit is --max-frame in bytes ("256MiB", "64MB", "1048576").
-func (f *targetFlags) frameLimit() (int, error) {
-	if f.maxFrame == "" {
+func (f *targetFlags) frameLimit() (int, error) { return parseFrameLimit(f.maxFrame) }
+
+// parseFrameLimit reads a --max-frame value; 0 for "" (the default limit).
+func parseFrameLimit(v string) (int, error) {
+	if v == "" {
 		return 0, nil
 	}
-	n, err := humanize.ParseBytes(f.maxFrame)
+	n, err := humanize.ParseBytes(v)
 	if err != nil || n < 1024 || n > 1<<40 {
-		return 0, usageErr("--max-frame %q: give a size of at least 1KiB, e.g. 256MiB or 64MB", f.maxFrame)
+		return 0, usageErr("--max-frame %q: give a size of at least 1KiB, e.g. 256MiB or 64MB", v)
 	}
 	return int(n), nil
 }

@@ -42,6 +42,10 @@ type HTTP struct {
 	// QueueBytes bounds the frames waiting to be recorded (DefaultQueueBytes
 	// when 0): past it, responses wait for the disk.
 	QueueBytes int
+	// MaxFrame is the frame limit (frames.DefaultMaxFrame when 0): a
+	// request or JSON response body, or an event, larger than this is
+	// passed on whole but recorded truncated, and held in memory no further.
+	MaxFrame int
 
 	once   sync.Once
 	rec    *recorder
@@ -50,6 +54,9 @@ type HTTP struct {
 }
 
 func (p *HTTP) init() {
+	if p.MaxFrame <= 0 {
+		p.MaxFrame = frames.DefaultMaxFrame
+	}
 	p.rec = newRecorder(p.Log, p.QueueBytes)
 	p.rec.logFor = p.Sessions
 	p.redact = frames.NewRedactor(p.Secrets...)
@@ -111,18 +118,30 @@ func (p *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	cs := &clientSession{rec: p.rec, claimed: sessionOf(r)}
 	if r.Body != nil && r.Body != http.NoBody {
 		// MCP request bodies are single messages: read one whole, record it,
-		// then send it on, so it is recorded before any answer to it.
-		body, err := io.ReadAll(r.Body)
-		r.Body.Close()
+		// then send it on, so it is recorded before any answer to it. One
+		// over the frame limit is recorded truncated and sent on intact,
+		// its rest streamed, not held.
+		body, err := io.ReadAll(io.LimitReader(r.Body, int64(p.MaxFrame)+1))
 		if err != nil {
+			r.Body.Close()
 			cs.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: "proxy: reading the request body failed: " + err.Error()})
 			cs.settle("")
-			http.Error(w, "jig proxy: reading the request body failed", http.StatusBadRequest)
+			http.Error(w, "jig proxy: reading the request body failed: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
-		cs.add(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
+		if len(body) > p.MaxFrame {
+			size, why := r.ContentLength, fmt.Sprintf("a request body larger than the frame limit (%s; --max-frame); passed on whole", frames.HumanSize(p.MaxFrame))
+			if size < int64(len(body)) {
+				size, why = int64(len(body)), why+" (no Content-Length: its size was not counted)"
+			}
+			cs.add(frames.Truncated(frames.Frame{Dir: frames.ClientToServer, Raw: body, HTTP: info}, size, why))
+			r.Body = readCloser{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+		} else {
+			r.Body.Close()
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+			cs.add(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
+		}
 	} else {
 		cs.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: frames.RequestNote(r)})
 	}
@@ -216,6 +235,7 @@ func (p *HTTP) response(resp *http.Response) error {
 		cs.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
 			Note: frames.StatusNote(resp, "event stream opened")})
 		sr := &sseRecorder{body: resp.Body, rec: cs, info: base, session: cs.claimed}
+		sr.parser.Max = p.MaxFrame
 		if host, _ := req.Context().Value(ctxKey{}).(string); req.Method == http.MethodGet && host != "" {
 			sr.endpoint = &endpointRewrite{target: p.Target, proxyHost: host}
 		}
@@ -223,7 +243,19 @@ func (p *HTTP) response(resp *http.Response) error {
 		return nil
 	}
 	// A JSON response is one message: record it whole before it goes on.
-	body, err := io.ReadAll(resp.Body)
+	// One over the frame limit goes on whole, its rest streamed, and is
+	// recorded truncated, with its true size, once it has passed.
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(p.MaxFrame)+1))
+	if err == nil && len(body) > p.MaxFrame {
+		resp.Body = &truncatedBody{rest: resp.Body, head: bytes.NewReader(body), n: 0, done: func(n int64, rerr error) {
+			why := fmt.Sprintf("a response body larger than the frame limit (%s; --max-frame); passed on whole", frames.HumanSize(p.MaxFrame))
+			if rerr != nil {
+				why += "; it ended early: " + rerr.Error()
+			}
+			cs.add(frames.Truncated(frames.Frame{Dir: frames.ServerToClient, Raw: body, HTTP: &info}, n, why))
+		}}
+		return nil
+	}
 	resp.Body.Close()
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	if err != nil {
@@ -387,7 +419,53 @@ func (e *endpointRewrite) record(s *sseRecorder) {
 		Note: "proxy: endpoint " + e.from + " rewritten to " + e.to + " so the client's POSTs come back through jig"})
 }
 
-func (s *sseRecorder) emit(e frames.SSEEvent) { s.rec.add(e.Frame(s.info)) }
+func (s *sseRecorder) emit(e frames.SSEEvent) {
+	f := e.Frame(s.info)
+	if e.Size > 0 {
+		f = frames.Truncated(f, e.Size, fmt.Sprintf("an event larger than the frame limit (%s; --max-frame); passed on whole", frames.HumanSize(s.parser.Max)))
+	}
+	s.rec.add(f)
+}
+
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
+// A truncatedBody passes on a response body over the frame limit: the head
+// jig read, then the rest as it arrives, counted, not kept. done is called
+// once, with the body's true size, at its end or when it is closed.
+type truncatedBody struct {
+	head *bytes.Reader
+	rest io.ReadCloser
+	n    int64
+	once sync.Once
+	done func(n int64, err error)
+}
+
+func (b *truncatedBody) Read(p []byte) (int, error) {
+	var n int
+	var err error
+	if b.head.Len() > 0 {
+		n, err = b.head.Read(p)
+	} else {
+		n, err = b.rest.Read(p)
+	}
+	b.n += int64(n)
+	if err != nil {
+		rerr := err
+		if err == io.EOF {
+			rerr = nil
+		}
+		b.once.Do(func() { b.done(b.n, rerr) })
+	}
+	return n, err
+}
+
+func (b *truncatedBody) Close() error {
+	b.once.Do(func() { b.done(b.n, nil) })
+	return b.rest.Close()
+}
 
 func (s *sseRecorder) Close() error {
 	s.once.Do(func() {

@@ -187,30 +187,38 @@ func pump(dst io.Writer, src io.Reader, rec *recorder, dir frames.Direction, kin
 	}
 	buf := make([]byte, 64<<10)
 	var pending []byte
-	skipping := false // the rest of a line already recorded truncated
+	// A line past the limit: its beginning, and its size so far; it is
+	// recorded, truncated, with its true size when it ends.
+	var head []byte
+	var size int64
+	skipping := false
+	cut := func() {
+		f := frames.Truncated(frames.Frame{Dir: dir, Raw: head}, size,
+			fmt.Sprintf("a line longer than the frame limit (%s; --max-frame); passed on whole", frames.HumanSize(max)))
+		if kind != "" {
+			f.Kind = kind
+		}
+		rec.add(f)
+		head, size, skipping = nil, 0, false
+	}
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
 			chunk := buf[:n]
 			for {
 				i := bytes.IndexByte(chunk, '\n')
-				if i < 0 && !skipping {
-					pending = append(pending, chunk...)
-					if len(pending) > max {
-						f := frames.Truncated(frames.Frame{Dir: dir, Raw: pending}, int64(len(pending)),
-							fmt.Sprintf("a line longer than the frame limit (%s)", frames.HumanSize(max)))
-						if kind != "" {
-							f.Kind = kind
-						}
-						rec.add(f)
-						pending, skipping = nil, true
-					}
-				}
 				if i < 0 {
+					if skipping {
+						size += int64(len(chunk))
+					} else if pending = append(pending, chunk...); len(pending) > max {
+						head, size, skipping = bytes.Clone(pending[:min(len(pending), frames.TruncatedKeep)]), int64(len(pending)), true
+						pending = nil
+					}
 					break
 				}
 				if skipping {
-					skipping = false
+					size += int64(i)
+					cut()
 					chunk = chunk[i+1:]
 					continue
 				}
@@ -221,7 +229,12 @@ func pump(dst io.Writer, src io.Reader, rec *recorder, dir frames.Direction, kin
 				} else {
 					line = bytes.Clone(chunk[:i])
 				}
-				rec.add(frames.Frame{Dir: dir, Kind: kind, Raw: bytes.TrimSuffix(line, []byte("\r"))})
+				if len(line) > max {
+					head, size = line, int64(len(line))
+					cut()
+				} else {
+					rec.add(frames.Frame{Dir: dir, Kind: kind, Raw: bytes.TrimSuffix(line, []byte("\r"))})
+				}
 				chunk = chunk[i+1:]
 			}
 			if dst != nil {
@@ -232,6 +245,9 @@ func pump(dst io.Writer, src io.Reader, rec *recorder, dir frames.Direction, kin
 			}
 		}
 		if err != nil {
+			if skipping {
+				cut()
+			}
 			if len(pending) > 0 {
 				f := frames.Frame{Dir: dir, Kind: kind, Raw: pending}
 				if kind == "" {
