@@ -118,6 +118,7 @@ func newRoot(st *streams) *cobra.Command {
 		newConnectCmd(st, runTUI),
 		newAuthCmd(st, runAuthLogin, runAuthStatus, runAuthLogout),
 		newSurfaceCmd(st, runSurfaceSave, runSurfaceDiff),
+		newLintCmd(st, runLint),
 	)
 	return root
 }

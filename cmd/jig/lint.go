@@ -1,0 +1,255 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpjig/jig/frames/lint"
+	"github.com/mcpjig/jig/frames/surface"
+	"github.com/mcpjig/jig/session"
+)
+
+// lintOptions are jig lint's.
+type lintOptions struct {
+	target    targetFlags
+	frames    framesFlag
+	command   []string
+	format    string
+	json      bool
+	output    string
+	failOn    string
+	disable   []string
+	rulesFile string
+	surface   string
+	sarifURI  string
+	listRules bool
+	// formatChanged: --format was given (it must agree with --json).
+	formatChanged bool
+	probe         bool
+	allowWrite    bool
+}
+
+// lintConfigFile is the rules file jig lint reads from the working
+// directory when --rules is not given.
+const lintConfigFile = ".jig-lint.json"
+
+const lintLong = `jig lint reads everything a server lists (its tools, their schemas,
+descriptions and annotations, its prompts) and reports the faults a model
+trips over before any transcript shows them: a date typed as a bare string,
+a cap the schema never declares, a truncation flag nobody explained, a
+matching rule nobody wrote down, two tools a model confuses, annotations
+that contradict a tool's name, schemas common clients mishandle, names the
+spec does not allow. Each finding has a rule id, a severity, the JSON
+Pointer it is about, and a fix; jig lint --list-rules says why each rule
+matters.
+
+Rules are configured by .jig-lint.json in the working directory (or --rules
+FILE): {"disable": [...], "severity": {"rule": "error"}, "ignore": [{"rule":
+..., "item": "tool NAME", "path": ..., "reason": ...}],
+"max_description_tokens": 500}; --disable turns rules off for one run.
+
+Exit codes: 0 nothing at or above --fail-on; 1 findings at or above it; 2 a
+usage error or a bad rules file; 3 the server could not be reached.`
+
+const lintExample = `  jig lint --demo
+  jig lint --format sarif -- node server.js > lint.sarif
+  jig lint --config mcp.json --server github --fail-on warning
+  jig lint --surface surface.json --json
+  jig lint --list-rules`
+
+func newLintCmd(st *streams, run runFunc[lintOptions]) *cobra.Command {
+	o := &lintOptions{}
+	cmd := &cobra.Command{
+		Use:     "lint [flags] [-- command args...]",
+		Short:   "Find the faults in a server's interface a model trips over (text, --json, SARIF, JUnit)",
+		Long:    lintLong,
+		Example: lintExample,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.command = args
+			o.formatChanged = cmd.Flags().Changed("format")
+			return run(cmd.Context(), o, st)
+		},
+	}
+	o.target.bind(cmd)
+	o.frames.bind(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&o.format, "format", "text", "text, json, sarif (SARIF 2.1.0, for GitHub code scanning) or junit")
+	fl.BoolVar(&o.json, "json", false, "the same as --format json")
+	fl.StringVarP(&o.output, "output", "o", "", "write the report to FILE instead of stdout")
+	fl.StringVar(&o.failOn, "fail-on", "error", "the lowest severity that fails the run: error, warning, info, or none")
+	fl.StringSliceVar(&o.disable, "disable", nil, "turn off these rules (comma-separated or repeated)")
+	fl.StringVar(&o.rulesFile, "rules", "", "the rules file (default: "+lintConfigFile+" in the working directory, if there is one)")
+	fl.StringVar(&o.surface, "surface", "", "lint a surface file (jig surface save) instead of a live server")
+	fl.StringVar(&o.sarifURI, "sarif-uri", "", "the file SARIF results point at (default: --config, the server's script, or --surface)")
+	fl.BoolVar(&o.listRules, "list-rules", false, "list the rules with their severity and why, and exit")
+	return cmd
+}
+
+func runLint(ctx context.Context, o *lintOptions, st *streams) error {
+	if o.json {
+		if o.formatChanged && o.format != "json" {
+			return usageErr("--json and --format %s disagree: give one", o.format)
+		}
+		o.format = "json"
+	}
+	switch o.format {
+	case "text", "json", "sarif", "junit":
+	default:
+		return usageErr("--format %q: use text, json, sarif or junit", o.format)
+	}
+	threshold := lint.Severity(lint.Error + 1)
+	if o.failOn != "none" {
+		s, err := lint.ParseSeverity(o.failOn)
+		if err != nil {
+			return usageErr("--fail-on: %v, or none", err)
+		}
+		threshold = s
+	}
+	if o.listRules {
+		return writeRules(st, o)
+	}
+	if o.allowWrite && !o.probe {
+		return usageErr("--allow-writes applies only with --probe")
+	}
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	var sf *surface.Surface
+	var evidence []lint.Finding
+	if o.surface != "" {
+		if o.probe {
+			return usageErr("--probe calls a live server: give a target, not --surface")
+		}
+		if sf, err = loadSurface(o.surface); err != nil {
+			return err
+		}
+	} else {
+		err = withSession(ctx, st, &o.target, o.command, &o.frames, "lint", func(ctx context.Context, s *session.Session) error {
+			var err error
+			if sf, err = s.Surface(ctx); err != nil {
+				return err
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	fs := lint.Lint(sf, cfg, evidence...)
+	r := lint.Report{Format: 1, Server: sf.Server.Name, Version: sf.Server.Version, Tools: len(sf.Tools), Prompts: len(sf.Prompts),
+		Probed: o.probe, Findings: fs, Counts: lint.Count(fs)}
+	var b bytes.Buffer
+	switch o.format {
+	case "json":
+		err = lint.WriteJSON(&b, r)
+	case "sarif":
+		err = lint.WriteSARIF(&b, r, lint.SARIFOptions{URI: o.location(), ToolVersion: session.Version})
+	case "junit":
+		err = lint.WriteJUnit(&b, r, lint.Items(sf))
+	default:
+		err = lint.WriteText(&b, r)
+	}
+	if err != nil {
+		return err
+	}
+	if o.output != "" {
+		if err := writePrivate(o.output, st.redact.Bytes(b.Bytes())); err != nil {
+			return err
+		}
+	} else {
+		st.out.Write(b.Bytes())
+	}
+	if lint.Worst(fs) >= threshold {
+		return exitWith(exitServerError)
+	}
+	return nil
+}
+
+// config reads the rules file and folds --disable in.
+func (o *lintOptions) config() (lint.Config, error) {
+	path, explicit := o.rulesFile, o.rulesFile != ""
+	if !explicit {
+		path = lintConfigFile
+	}
+	var cfg lint.Config
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if cfg, err = lint.ParseConfig(data); err != nil {
+			return cfg, usageErr("%s: %v", path, err)
+		}
+	case !explicit && errors.Is(err, fs.ErrNotExist):
+	default:
+		return cfg, usageErr("--rules: %v", err)
+	}
+	for _, id := range o.disable {
+		id = strings.TrimSpace(id)
+		if err := lint.KnownRule(id); err != nil {
+			return cfg, usageErr("--disable: %v", err)
+		}
+		cfg.Disable = append(cfg.Disable, id)
+	}
+	return cfg, nil
+}
+
+// location is the file SARIF results are pinned to: what the user named,
+// the MCP config, the server's script, or the surface file.
+func (o *lintOptions) location() string {
+	if o.sarifURI != "" {
+		return o.sarifURI
+	}
+	rel := func(p string) string {
+		if abs, err := filepath.Abs(p); err == nil {
+			if wd, err := os.Getwd(); err == nil {
+				if r, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(r, "..") {
+					return filepath.ToSlash(r)
+				}
+			}
+		}
+		return filepath.ToSlash(p)
+	}
+	switch {
+	case o.surface != "":
+		return rel(o.surface)
+	case o.target.config != "":
+		return rel(o.target.config)
+	}
+	for _, a := range o.command[min(1, len(o.command)):] {
+		if st, err := os.Stat(a); err == nil && !st.IsDir() {
+			return rel(a)
+		}
+	}
+	if len(o.command) > 0 {
+		return filepath.ToSlash(o.command[0])
+	}
+	return ""
+}
+
+func writeRules(st *streams, o *lintOptions) error {
+	var b bytes.Buffer
+	if o.format == "json" {
+		if err := writeJSON(&b, lint.Rules); err != nil {
+			return err
+		}
+		st.out.Write(b.Bytes())
+		return nil
+	}
+	for _, r := range lint.Rules {
+		probe := ""
+		if r.Probe {
+			probe = " (needs --probe)"
+		}
+		fmt.Fprintf(&b, "%-34s %-7s %s%s\n%34s fix: %s\n", r.ID, r.Severity, r.Why, probe, "", r.Fix)
+	}
+	st.out.Write(b.Bytes())
+	return nil
+}
