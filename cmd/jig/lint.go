@@ -33,8 +33,6 @@ type lintOptions struct {
 	listRules bool
 	// formatChanged: --format was given (it must agree with --json).
 	formatChanged bool
-	probe         bool
-	allowWrite    bool
 }
 
 // lintConfigFile is the rules file jig lint reads from the working
@@ -94,60 +92,74 @@ func newLintCmd(st *streams, run runFunc[lintOptions]) *cobra.Command {
 }
 
 func runLint(ctx context.Context, o *lintOptions, st *streams) error {
+	threshold, err := o.check()
+	if err != nil {
+		return err
+	}
+	if o.listRules {
+		return writeRules(st, o)
+	}
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	sf, err := o.list(ctx, st)
+	if err != nil {
+		return err
+	}
+	fs := lint.Lint(sf, cfg)
+	r := lint.Report{Format: 1, Server: sf.Server.Name, Version: sf.Server.Version, Tools: len(sf.Tools), Prompts: len(sf.Prompts),
+		Findings: fs, Counts: lint.Count(fs)}
+	if err := o.write(st, r, sf); err != nil {
+		return err
+	}
+	if lint.Worst(fs) >= threshold {
+		return exitWith(exitServerError)
+	}
+	return nil
+}
+
+// check validates the flags and returns the severity that fails the run.
+func (o *lintOptions) check() (lint.Severity, error) {
 	if o.json {
 		if o.formatChanged && o.format != "json" {
-			return usageErr("--json and --format %s disagree: give one", o.format)
+			return 0, usageErr("--json and --format %s disagree: give one", o.format)
 		}
 		o.format = "json"
 	}
 	switch o.format {
 	case "text", "json", "sarif", "junit":
 	default:
-		return usageErr("--format %q: use text, json, sarif or junit", o.format)
+		return 0, usageErr("--format %q: use text, json, sarif or junit", o.format)
 	}
-	threshold := lint.Severity(lint.Error + 1)
-	if o.failOn != "none" {
-		s, err := lint.ParseSeverity(o.failOn)
-		if err != nil {
-			return usageErr("--fail-on: %v, or none", err)
-		}
-		threshold = s
+	if o.failOn == "none" {
+		return lint.Error + 1, nil
 	}
-	if o.listRules {
-		return writeRules(st, o)
-	}
-	if o.allowWrite && !o.probe {
-		return usageErr("--allow-writes applies only with --probe")
-	}
-	cfg, err := o.config()
+	s, err := lint.ParseSeverity(o.failOn)
 	if err != nil {
-		return err
+		return 0, usageErr("--fail-on: %v, or none", err)
+	}
+	return s, nil
+}
+
+// list is the surface to lint: the --surface file, or the live server's.
+func (o *lintOptions) list(ctx context.Context, st *streams) (*surface.Surface, error) {
+	if o.surface != "" {
+		return loadSurface(o.surface)
 	}
 	var sf *surface.Surface
-	var evidence []lint.Finding
-	if o.surface != "" {
-		if o.probe {
-			return usageErr("--probe calls a live server: give a target, not --surface")
-		}
-		if sf, err = loadSurface(o.surface); err != nil {
-			return err
-		}
-	} else {
-		err = withSession(ctx, st, &o.target, o.command, &o.frames, "lint", func(ctx context.Context, s *session.Session) error {
-			var err error
-			if sf, err = s.Surface(ctx); err != nil {
-				return err
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	fs := lint.Lint(sf, cfg, evidence...)
-	r := lint.Report{Format: 1, Server: sf.Server.Name, Version: sf.Server.Version, Tools: len(sf.Tools), Prompts: len(sf.Prompts),
-		Probed: o.probe, Findings: fs, Counts: lint.Count(fs)}
+	err := withSession(ctx, st, &o.target, o.command, &o.frames, "lint", func(ctx context.Context, s *session.Session) error {
+		var err error
+		sf, err = s.Surface(ctx)
+		return err
+	})
+	return sf, err
+}
+
+// write prints the report in the chosen format, or writes it to --output.
+func (o *lintOptions) write(st *streams, r lint.Report, sf *surface.Surface) error {
 	var b bytes.Buffer
+	var err error
 	switch o.format {
 	case "json":
 		err = lint.WriteJSON(&b, r)
@@ -162,16 +174,10 @@ func runLint(ctx context.Context, o *lintOptions, st *streams) error {
 		return err
 	}
 	if o.output != "" {
-		if err := writePrivate(o.output, st.redact.Bytes(b.Bytes())); err != nil {
-			return err
-		}
-	} else {
-		st.out.Write(b.Bytes())
+		return writePrivate(o.output, st.redact.Bytes(b.Bytes()))
 	}
-	if lint.Worst(fs) >= threshold {
-		return exitWith(exitServerError)
-	}
-	return nil
+	_, err = st.out.Write(b.Bytes())
+	return err
 }
 
 // config reads the rules file and folds --disable in.

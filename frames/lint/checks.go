@@ -160,82 +160,99 @@ var commonFormats = []string{"date", "date-time", "time", "duration", "email", "
 // walkSchema applies the per-subschema portability rules to s and every
 // schema below it; it reports whether a $ref did not resolve.
 func walkSchema(root, s map[string]any, path string, f emit) (unresolved bool) {
-	var walk func(s map[string]any, path string, property bool)
-	seenRef := false
-	walk = func(s map[string]any, path string, property bool) {
-		if ref, ok := s["$ref"].(string); ok {
-			if !resolves(root, ref) {
-				unresolved = true
-				f("schema-unresolved-ref", path+"/$ref", fmt.Sprintf("$ref %q does not resolve inside the schema", ref), "inline the definition, or add it to $defs")
-			} else if !seenRef {
-				seenRef = true
-				f("schema-ref", path+"/$ref", fmt.Sprintf("the schema uses $ref (%q): some clients do not resolve it", ref), "inline the definition if the schema stays small")
-			}
+	w := &schemaWalker{root: root, f: f}
+	w.walk(s, path, false)
+	return w.unresolved
+}
+
+type schemaWalker struct {
+	root       map[string]any
+	f          emit
+	seenRef    bool
+	unresolved bool
+}
+
+// walk checks one schema (property: it is a property's) and goes below it.
+func (w *schemaWalker) walk(s map[string]any, path string, property bool) {
+	w.ref(s, path)
+	f := w.f
+	if t, ok := s["type"].([]any); ok && len(t) > 1 {
+		f("schema-type-union", path+"/type", fmt.Sprintf("type is a list (%s)", shown(t)), "use one type; leave the property out instead of sending null")
+	}
+	if property && !hasShape(s) {
+		f("schema-missing-type", path, "the property has no type", `give it a "type"`)
+	}
+	if ap, ok := s["additionalProperties"].(map[string]any); ok {
+		if n, ok := ap["not"].(map[string]any); ok && len(n) == 0 && len(ap) == 1 {
+			f("schema-additional-properties", path+"/additionalProperties", `additionalProperties is {"not": {}}: some clients only understand false`, `write "additionalProperties": false`)
 		}
-		if t, ok := s["type"].([]any); ok && len(t) > 1 {
-			f("schema-type-union", path+"/type", fmt.Sprintf("type is a list (%s)", shown(t)), "use one type; leave the property out instead of sending null")
+	}
+	if format := str(s, "format"); format != "" && !slices.Contains(commonFormats, format) {
+		f("schema-format-unportable", path+"/format", fmt.Sprintf("format %q is not one most clients know", format), "use a pattern, and say the form in the description")
+	}
+	w.required(s, path)
+	w.children(s, path)
+}
+
+func (w *schemaWalker) ref(s map[string]any, path string) {
+	ref, ok := s["$ref"].(string)
+	switch {
+	case !ok:
+	case !resolves(w.root, ref):
+		w.unresolved = true
+		w.f("schema-unresolved-ref", path+"/$ref", fmt.Sprintf("$ref %q does not resolve inside the schema", ref), "inline the definition, or add it to $defs")
+	case !w.seenRef:
+		w.seenRef = true
+		w.f("schema-ref", path+"/$ref", fmt.Sprintf("the schema uses $ref (%q): some clients do not resolve it", ref), "inline the definition if the schema stays small")
+	}
+}
+
+func (w *schemaWalker) required(s map[string]any, path string) {
+	req, ok := s["required"].([]any)
+	if !ok || !hasType(s, "object") {
+		return
+	}
+	props, _ := s["properties"].(map[string]any)
+	for _, r := range req {
+		name, _ := r.(string)
+		if _, ok := props[name]; ok {
+			continue
 		}
-		if property && !hasShape(s) {
-			f("schema-missing-type", path, "the property has no type", `give it a "type"`)
+		why := "a model must invent it"
+		if s["additionalProperties"] == false {
+			why = "with additionalProperties false no call can be valid"
 		}
-		if ap, ok := s["additionalProperties"].(map[string]any); ok {
-			if n, ok := ap["not"].(map[string]any); ok && len(n) == 0 && len(ap) == 1 {
-				f("schema-additional-properties", path+"/additionalProperties", `additionalProperties is {"not": {}}: some clients only understand false`, `write "additionalProperties": false`)
-			}
-		}
-		if format := str(s, "format"); format != "" && !slices.Contains(commonFormats, format) {
-			f("schema-format-unportable", path+"/format", fmt.Sprintf("format %q is not one most clients know", format), "use a pattern, and say the form in the description")
-		}
-		if req, ok := s["required"].([]any); ok && hasType(s, "object") {
-			props, _ := s["properties"].(map[string]any)
-			for _, r := range req {
-				name, _ := r.(string)
-				if _, ok := props[name]; !ok {
-					closed := s["additionalProperties"] == false
-					why := "a model must invent it"
-					if closed {
-						why = "with additionalProperties false no call can be valid"
-					}
-					f("required-unknown", path+"/required", fmt.Sprintf("required lists %q, which properties does not define: %s", name, why), fmt.Sprintf("define %q in properties, or drop it from required", name))
-				}
-			}
-		}
-		sub := func(v any, p string, property bool) {
-			switch v := v.(type) {
-			case map[string]any:
-				walk(v, p, property)
-			case bool:
-				if property {
-					f("schema-boolean-subschema", p, fmt.Sprintf("the schema is just %v: Claude Code and others refuse the tool", v), `write {} for anything, or a schema with a "type"`)
-				}
-			}
-		}
-		for _, k := range []string{"properties", "patternProperties", "$defs", "definitions"} {
-			m, _ := s[k].(map[string]any)
-			for _, name := range sortedKeys(m) {
-				sub(m[name], path+"/"+k+"/"+escape(name), k == "properties")
-			}
-		}
-		for _, k := range []string{"items", "additionalItems", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"} {
-			sub(s[k], path+"/"+k, false)
-		}
-		if ap, ok := s["additionalProperties"].(map[string]any); ok {
-			walk(ap, path+"/additionalProperties", false)
-		}
-		for _, k := range []string{"oneOf", "anyOf", "allOf", "prefixItems"} {
-			list, _ := s[k].([]any)
-			for i, v := range list {
-				sub(v, fmt.Sprintf("%s/%s/%d", path, k, i), false)
-			}
-		}
-		if list, ok := s["items"].([]any); ok {
-			for i, v := range list {
-				sub(v, fmt.Sprintf("%s/items/%d", path, i), false)
+		w.f("required-unknown", path+"/required", fmt.Sprintf("required lists %q, which properties does not define: %s", name, why), fmt.Sprintf("define %q in properties, or drop it from required", name))
+	}
+}
+
+// children walks every subschema of s.
+func (w *schemaWalker) children(s map[string]any, path string) {
+	sub := func(v any, p string, property bool) {
+		switch v := v.(type) {
+		case map[string]any:
+			w.walk(v, p, property)
+		case bool:
+			if property {
+				w.f("schema-boolean-subschema", p, fmt.Sprintf("the schema is just %v: Claude Code and others refuse the tool", v), `write {} for anything, or a schema with a "type"`)
 			}
 		}
 	}
-	walk(s, path, false)
-	return unresolved
+	for _, k := range []string{"properties", "patternProperties", "$defs", "definitions"} {
+		m, _ := s[k].(map[string]any)
+		for _, name := range sortedKeys(m) {
+			sub(m[name], path+"/"+k+"/"+escape(name), k == "properties")
+		}
+	}
+	for _, k := range []string{"items", "additionalItems", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"} {
+		sub(s[k], path+"/"+k, false)
+	}
+	for _, k := range []string{"oneOf", "anyOf", "allOf", "prefixItems", "items"} {
+		list, _ := s[k].([]any)
+		for i, v := range list {
+			sub(v, fmt.Sprintf("%s/%s/%d", path, k, i), false)
+		}
+	}
 }
 
 // hasShape reports whether a schema says what kind of value it takes.
@@ -307,7 +324,6 @@ func anchored(v any, name string) bool {
 
 // Words that mark an argument or a description.
 var (
-	dateNames   = []string{"since", "until", "date", "before", "after", "timestamp", "time", "datetime", "day", "deadline", "from_date", "to_date", "start", "end", "due", "birthday", "dob"}
 	dateWords   = []string{"iso", "iso8601", "iso-8601", "8601", "rfc3339", "rfc 3339", "timestamp", "date", "yyyy", "datetime", "date-time", "date/time"}
 	limitNames  = []string{"limit", "max", "count", "top", "size", "num", "number", "n", "k", "first", "last", "take", "per_page", "page_size", "pagesize", "perpage", "max_results", "maxresults", "results", "rows", "lines", "entries", "items", "head", "tail"}
 	matchNames  = []string{"query", "q", "search", "term", "terms", "keyword", "keywords", "filter", "pattern", "match"}
