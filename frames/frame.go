@@ -95,8 +95,10 @@ type Frame struct {
 	Raw []byte `json:"-"`
 	// RawLen is the size of Raw when a lazy reader has not loaded it.
 	RawLen int `json:"-"`
-	// Length is the frame's true size when Raw holds only its beginning:
-	// a frame over the frame limit (see Truncated). 0 otherwise.
+	// Length is the frame's true size when Raw is not the bytes that
+	// crossed: a frame over the frame limit, whose Raw holds only its
+	// beginning (see Truncated), or a recorded frame whose Raw was
+	// redacted. 0 otherwise.
 	Length int64 `json:"length,omitempty"`
 	HTTP   *HTTP `json:"http,omitempty"`
 	// Note carries transport evidence for KindTransport frames ("exit status 1").

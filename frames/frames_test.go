@@ -425,3 +425,50 @@ func TestRedactorKeepsProgressTokens(t *testing.T) {
 		t.Errorf("Secret finds %q in a progress notification", rule)
 	}
 }
+
+// A recorded frame keeps the size that crossed the wire, not the size of its
+// redacted bytes: the same frame read 179 B live and 186 B in jig open.
+func TestRecordedSizeIsTheWireSize(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	tw, err := CreateTranscript(path, Header{Jig: "test"}, NewRedactor("hunter2-secret-value"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLog(fixedClock())
+	l.AddSink(tw)
+	raws := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"login","arguments":{"pw":"hunter2-secret-value"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}]}}`,
+	}
+	for _, r := range raws {
+		l.Append(Frame{Dir: ClientToServer, Raw: []byte(r)})
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := ReadTranscript(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := OpenIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for i, r := range raws {
+		if got := tr.Frame(i).Size(); got != len(r) {
+			t.Errorf("frame %d read back as %d B, crossed as %d B", i, got, len(r))
+		}
+		if got := ix.Frame(i).Size(); got != len(r) {
+			t.Errorf("frame %d indexed as %d B, crossed as %d B", i, got, len(r))
+		}
+	}
+	if strings.Contains(string(tr.Frame(0).Raw), "hunter2") {
+		t.Errorf("the secret was recorded: %s", tr.Frame(0).Raw)
+	}
+}

@@ -120,7 +120,12 @@ func (t *TranscriptWriter) WriteFrames(fs []*Frame) error {
 	var err error
 	for i, f := range fs {
 		rf := t.redact.Frame(f)
-		b = appendRecord(b, &rf, t.redact.Bytes(f.Raw))
+		raw := t.redact.Bytes(f.Raw)
+		if len(raw) != len(f.Raw) && rf.Length == 0 {
+			// The record keeps the size that crossed, not the redacted one.
+			rf.Length = int64(len(f.Raw))
+		}
+		b = appendRecord(b, &rf, raw)
 		if len(b) >= writeChunk || i == len(fs)-1 {
 			_, err = t.w.Write(b)
 			if cap(b) > 2*writeChunk {
