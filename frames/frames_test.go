@@ -311,6 +311,34 @@ func TestRedactorEscapedSecrets(t *testing.T) {
 	}
 }
 
+// A secret holding a quote or a backslash, written by a server only with
+// the escapes \" and \\ (no \u, no \/), is found in the decoded view too.
+func TestRedactorSecretsEscapedWithQuotesAndBackslashes(t *testing.T) {
+	for _, secret := range []string{`pl4nted"quote-secret`, `pl4nted\back-secret`, "pl4nted\ttab-secret"} {
+		r := NewRedactor(secret)
+		enc, _ := json.Marshal(map[string]string{"text": "the key is " + secret + "."})
+		if bytes.Contains(enc, []byte(secret)) {
+			t.Fatalf("%q: JSON did not escape it; the test proves nothing", secret)
+		}
+		out := r.Bytes(enc)
+		var v struct{ Text string }
+		if err := json.Unmarshal(out, &v); err != nil {
+			t.Fatalf("%q: the redacted text is no longer JSON: %s", secret, out)
+		}
+		if strings.Contains(v.Text, secret) || !strings.Contains(v.Text, Placeholder("value")) {
+			t.Errorf("%q escaped as %s: redacted to %s", secret, enc, out)
+		}
+		if r.Secret(enc) != "value" {
+			t.Errorf("%q: Secret does not find it in %s", secret, enc)
+		}
+	}
+	// A frame full of \" holding no such secret is left as it is.
+	r := NewRedactor("pl4nted-plain-secret")
+	if in := `{"text":"{\"a\":\"b\\c\"}"}`; r.String(in) != in {
+		t.Errorf("changed: %s", r.String(in))
+	}
+}
+
 // A value found by its key's name is learned and redacted wherever it
 // appears afterwards, escaped or inside prose.
 func TestRedactorLearnsNamedSecrets(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 // appears once JSON escapes are decoded. Matches that need no decoding are
 // the plain search's and are not reported twice.
 func escapedMatches(b []byte, values []string) [][2]int {
-	view, from := decodeEscapes(b)
+	view, from := decodeEscapes(b, values)
 	if view == nil {
 		return nil
 	}
@@ -76,13 +76,13 @@ func sortRanges(ms [][2]int) {
 
 // decodeEscapes returns b with its JSON escapes decoded, and for each byte
 // of the view the raw offset of the byte or escape it came from. It returns
-// nil when b has no escape to decode.
-//
-// Only \u and \/ escapes make a view worth building: the others (\" \\ \n)
-// are decoded too, but a secret made only of those and plain bytes is rare
-// enough that frames full of \" (JSON inside a text block) skip the work.
-func decodeEscapes(b []byte) (view []byte, from []int32) {
-	if !bytes.Contains(b, []byte(`\u`)) && !bytes.Contains(b, []byte(`\/`)) {
+// nil when no value can be hidden by b's escapes: b has no \u or \/ (which
+// can stand for any character, or for the '/' many tokens hold) and no value
+// holds a character JSON must escape (" \ or a control character, which
+// \" \\ \n… then hide). Frames full of \" (JSON inside a text block) skip
+// the work unless a secret could be written that way.
+func decodeEscapes(b []byte, values []string) (view []byte, from []int32) {
+	if !bytes.Contains(b, []byte(`\u`)) && !bytes.Contains(b, []byte(`\/`)) && !anyNeedsEscape(values) {
 		return nil, nil
 	}
 	view = make([]byte, 0, len(b))
@@ -140,4 +140,17 @@ func escapeLen(b []byte, i int) int {
 		return 1
 	}
 	return 2
+}
+
+// anyNeedsEscape reports whether a value holds a character a JSON string
+// must escape.
+func anyNeedsEscape(values []string) bool {
+	for _, v := range values {
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; c == '"' || c == '\\' || c < 0x20 {
+				return true
+			}
+		}
+	}
+	return false
 }
