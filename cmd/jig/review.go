@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,10 +12,13 @@ import (
 	"strings"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/ui"
 )
 
 // reviewOptions are jig review's: the reports (or a fixtures directory and
@@ -135,6 +139,17 @@ func runReview(ctx context.Context, o *reviewOptions, st *streams) error {
 	if in := interruption(ctx); in != nil {
 		return in
 	}
+	if !o.decided() && !o.json && isTerminal(st) {
+		confirmed, err := runReviewTUI(ctx, rv, red, st, strings.Join(o.paths, " "))
+		if err != nil {
+			return err
+		}
+		if !confirmed {
+			fmt.Fprintln(st.err, "jig: review ended without confirming: nothing written")
+			return code.err()
+		}
+		return finishReview(st, rv, red, false, o.dryRun, &code)
+	}
 	if err := o.apply(rv, &code); err != nil {
 		return err
 	}
@@ -191,6 +206,37 @@ func isReportFile(path string) bool {
 	head := make([]byte, 256)
 	n, _ := f.Read(head)
 	return fixture.IsReport(head[:n])
+}
+
+// isTerminal reports whether jig review can open its TUI: a terminal on
+// stdin and on stderr, where the TUI draws.
+func isTerminal(st *streams) bool {
+	type fd interface{ Fd() uintptr }
+	in, ok := st.in.(fd)
+	if !ok || !term.IsTerminal(in.Fd()) {
+		return false
+	}
+	errf, ok := st.rawErr.(fd)
+	return ok && term.IsTerminal(errf.Fd())
+}
+
+// runReviewTUI runs the review TUI on stderr and reports whether the user
+// confirmed the decisions. ctrl+c, q or a crash confirms nothing.
+func runReviewTUI(ctx context.Context, rv *fixture.Review, red *fixture.Redactor, st *streams, source string) (bool, error) {
+	m := ui.NewReview(ui.ReviewConfig{Review: rv, Source: source, Redact: red})
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
+	_, err := p.Run()
+	if in := interruption(ctx); in != nil {
+		return false, in
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, tea.ErrInterrupted), errors.Is(err, context.Canceled):
+		return false, nil
+	default:
+		return false, tuiFailed(err)
+	}
+	return m.Confirmed(), nil
 }
 
 // apply makes the decisions the flags give, in the order accept, reject,

@@ -1,0 +1,259 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/replay"
+)
+
+// reviewFixtures pins, against the demo server's release 1, two searches
+// (release 2 changes search_orders' definition and renames customer_name)
+// and get_report without its request_id rules (the noise to turn into a
+// rule) into dir.
+func reviewFixtures(t *testing.T, dir string) {
+	t.Helper()
+	ctx := context.Background()
+	target := session.Target{Transport: session.TransportDemo, Release: 1}
+	s, err := session.Open(ctx, session.Options{Target: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, p := range []struct{ tool, args, file string }{
+		{"search_orders", `{"customer":"Acme Corp","since":"2026-01-01","limit":500}`, "search-acme.json"},
+		{"search_orders", `{"customer":"Globex","since":"2026-01-01"}`, "search-globex.json"},
+		{"get_report", `{}`, "report.json"},
+	} {
+		ex, err := s.CallTool(ctx, p.tool, json.RawMessage(p.args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := replay.Pin(ctx, s, ex, replay.PinOptions{Scenario: strings.TrimSuffix(p.file, ".json"), Target: target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.tool == "get_report" {
+			// Its request_id rules go (generated_at's stay: it differs
+			// only when the second turns between pin and replay).
+			var keep []fixture.Rule
+			for _, r := range f.Rules {
+				if !strings.Contains(r.Path, "request_id") {
+					keep = append(keep, r)
+				}
+			}
+			f.Rules = keep
+		}
+		if err := f.Save(filepath.Join(dir, p.file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// replayDir replays dir against release 2 and returns its report as review
+// reads it.
+func replayDir(t *testing.T, dir string) *fixture.ReportDoc {
+	t.Helper()
+	cases, errs := replay.Load(dir)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	outs := replay.Run(context.Background(), cases, replay.Options{Override: &replay.Override{Target: session.Target{Transport: session.TransportDemo, Release: 2}}})
+	var reps []fixture.Report
+	for _, o := range outs {
+		if o.Err != nil {
+			t.Fatal(o.Err)
+		}
+		reps = append(reps, o.Report)
+	}
+	var b bytes.Buffer
+	if err := fixture.NewRun(reps).WriteJSON(&b, nil); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := fixture.DecodeReport("drift.json", b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func outcomes(doc *fixture.ReportDoc) map[string]string {
+	out := map[string]string{}
+	for _, s := range doc.Scenarios {
+		out[s.Scenario] = s.Outcome
+	}
+	return out
+}
+
+var reviewAt = func() time.Time { return time.Date(2026, 12, 1, 13, 0, 0, 0, time.UTC) }
+
+// The panes, drawn directly at a fixed size: the items grouped by what they
+// are (one tool-definition item for both searches), and the selected
+// item's hunks side by side with the changed span marked.
+func TestReviewPanes(t *testing.T) {
+	dir := t.TempDir()
+	reviewFixtures(t, dir)
+	rv := fixture.NewReview([]*fixture.ReportDoc{replayDir(t, dir)}, fixture.ReviewOptions{By: "Ana", Now: reviewAt})
+	m := NewReview(ReviewConfig{Review: rv, Source: "drift.json"})
+	m.resize(120, 35)
+	t.Run("items", func(t *testing.T) { golden.RequireEqual(t, screen(m.items.view())) })
+	// search-globex: its own drift, the rename, side by side.
+	m.items.moveTo(3)
+	m.toggleFocus()
+	t.Run("detail", func(t *testing.T) {
+		out := m.detail.view()
+		// generated_at and request_id differ from run to run: the golden
+		// is of search-globex, which has neither.
+		golden.RequireEqual(t, screen(strings.ReplaceAll(out, dir+string(filepath.Separator), "")))
+	})
+	if why := keys(m.detail, "k"); !strings.Contains(why, "at the first hunk") {
+		t.Errorf("k at the first hunk: %q", why)
+	}
+}
+
+// A teatest flow against the demo server's release 2 drift: accept the tool
+// definition and one search with a reason, reject the other, turn the
+// report's request_id into rules, confirm; then the same replay is green
+// for the accepted and the ruled scenarios, red for the rejected.
+func TestReviewFlow(t *testing.T) {
+	dir := t.TempDir()
+	reviewFixtures(t, dir)
+	doc := replayDir(t, dir)
+	if o := outcomes(doc); o["search-acme"] != "breaking" || o["search-globex"] != "breaking" || o["report"] != "breaking" {
+		t.Fatalf("before review: %v", o)
+	}
+	rv := fixture.NewReview([]*fixture.ReportDoc{doc}, fixture.ReviewOptions{By: "Ana <ana@example.com>", Now: reviewAt})
+	m := NewReview(ReviewConfig{Review: rv, Source: "drift.json"})
+	p := newReviewProbe(m)
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(120, 35))
+	f := &flow{t: t, tm: tm, p: p.probe}
+	f.waitFor("Items (4)", "search_orders ×2", "pending")
+
+	// Accept the tool definition: enter does nothing until a reason is typed.
+	f.keys("a")
+	f.waitFor("Accept tool:search_orders", "reason:")
+	f.keys("enter")
+	f.waitFor("type a reason first")
+	f.keys("v2 renames customer_name to customer", "enter")
+	f.waitFor("tool:search_orders: accepted", "1 decided")
+
+	// The cursor moved on to the next undecided item: report. Its hunks are
+	// the request_id noise.
+	f.waitFor("report: the response drifted")
+	for range 2 {
+		if m.items.selected().Key != "report" || len(rv.Hunks(m.items.selected())) == 0 {
+			break
+		}
+		h := m.detail.hunk()
+		if !strings.Contains(h.Path, "request_id") {
+			t.Fatalf("unexpected hunk in report: %+v", h)
+		}
+		f.keys("u")
+		f.waitFor("Make it a rule", "with it:")
+		f.keys("enter")
+		f.waitFor("added;")
+	}
+	if n := len(m.items.selected().Rules); n != 2 {
+		t.Errorf("%d rules, want 2 (request_id in the text and in structuredContent)", n)
+	}
+	if left := rv.Hunks(m.items.selected()); m.items.selected().Key == "report" && len(left) > 0 {
+		t.Fatalf("report still drifts after its rules: %+v", left)
+	}
+	f.keys("j")
+	f.waitFor("search-acme: the response drifted")
+	f.keys("a")
+	f.waitFor("Accept search-acme", "v2 renames customer_name to customer") // the last reason, offered again
+	f.keys("enter")
+	f.waitFor("search-acme: accepted")
+	f.keys("j", "x")
+	f.waitFor("search-globex: rejected")
+
+	// The summary says what will be written; nothing is until enter.
+	before, _ := os.ReadFile(filepath.Join(dir, "search-acme.json"))
+	f.keys("c")
+	f.waitFor("Summary", "accepted (2):", "rejected (stays red: a regression to fix) (1):", "turned into rules (1):", "enter writes 3 files")
+	if now, _ := os.ReadFile(filepath.Join(dir, "search-acme.json")); !bytes.Equal(before, now) {
+		t.Fatal("a fixture was written before the user confirmed")
+	}
+	f.keys("enter")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(screenWait))
+	if !m.Confirmed() {
+		t.Fatal("enter in the summary must confirm")
+	}
+	changes, err := rv.Changes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := rv.Write(changes); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	after := outcomes(replayDir(t, dir))
+	if after["search-acme"] != "ok" || after["report"] != "ok" || after["search-globex"] != "breaking" {
+		t.Errorf("after review: %v (want acme and report ok, globex breaking)", after)
+	}
+}
+
+// ctrl+c (or q, then y) ends the review with nothing confirmed, so nothing
+// is written.
+func TestReviewQuitConfirmsNothing(t *testing.T) {
+	dir := t.TempDir()
+	reviewFixtures(t, dir)
+	rv := fixture.NewReview([]*fixture.ReportDoc{replayDir(t, dir)}, fixture.ReviewOptions{By: "Ana", Now: reviewAt})
+	m := NewReview(ReviewConfig{Review: rv, Source: "drift.json"})
+	p := newReviewProbe(m)
+	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(80, 24))
+	f := &flow{t: t, tm: tm, p: p.probe}
+	f.waitFor("Items (4)")
+	f.keys("j", "x")
+	f.waitFor("rejected")
+	f.keys("q")
+	f.waitFor("Quit without writing?")
+	f.keys("y")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(screenWait))
+	if m.Confirmed() {
+		t.Error("quitting must not confirm")
+	}
+}
+
+// reviewProbe keeps the last screen drawn, ANSI stripped, for waitFor.
+type reviewProbe struct {
+	m *ReviewModel
+	probe
+}
+
+func newReviewProbe(m *ReviewModel) reviewProbe {
+	return reviewProbe{m: m, probe: newScreenProbe()}
+}
+
+func (p reviewProbe) Init() tea.Cmd { return p.m.Init() }
+func (p reviewProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := p.m.Update(msg)
+	return p, cmd
+}
+func (p reviewProbe) View() tea.View {
+	v := p.m.View()
+	p.probe.keep(v.Content)
+	return v
+}
+
+func newScreenProbe() probe { return probe{mu: &sync.Mutex{}, last: new(string)} }
+
+func (p probe) keep(content string) {
+	p.mu.Lock()
+	*p.last = ansi.Strip(content)
+	p.mu.Unlock()
+}
