@@ -26,10 +26,20 @@ var Version = "0.1.0"
 // try the stateless server/discover, fall back to initialize.
 var ProtocolVersions = []string{"auto", "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
+func (o Options) versionFrom() string {
+	if o.VersionFrom == "" {
+		return "--protocol-version"
+	}
+	return o.VersionFrom
+}
+
 // Options configure a session.
 type Options struct {
 	Target          Target
 	ProtocolVersion string        // "" or "auto", or one of ProtocolVersions
+	// VersionFrom names who asked for ProtocolVersion, for the error when
+	// the server does not speak it: "--protocol-version" when empty.
+	VersionFrom string
 	Grace           time.Duration // stdio shutdown grace; DefaultGrace when 0
 	// Capabilities jig declares: any of "roots", "sampling", "elicitation".
 	Capabilities []string
@@ -273,7 +283,7 @@ func openOnce(ctx context.Context, opts Options) (*Session, error) {
 		if !answered {
 			return nil, s.connectError(ctx, connectCtx, errors.New(what), "handshake failed", 0)
 		}
-		return nil, &ConnectError{Target: opts.Target, Err: fmt.Errorf("the server does not speak protocol %s, which --protocol-version named: %s (use --protocol-version auto to accept what it speaks)", opts.ProtocolVersion, what)}
+		return nil, &ConnectError{Target: opts.Target, Err: fmt.Errorf("the server does not speak protocol %s, which %s named: %s (use --protocol-version auto to accept what it speaks)", opts.ProtocolVersion, opts.versionFrom(), what)}
 	}
 	if err != nil {
 		s.Close()
@@ -285,7 +295,7 @@ func openOnce(ctx context.Context, opts Options) (*Session, error) {
 	if opts.ProtocolVersion != "" && !opts.legacyOnly && s.info.ProtocolVersion != opts.ProtocolVersion {
 		// A legacy server answers initialize with the version it prefers.
 		s.Close()
-		return nil, &ConnectError{Target: opts.Target, Err: fmt.Errorf("the server does not speak protocol %s, which --protocol-version named: it answered with protocol %s (use --protocol-version auto, or %s)", opts.ProtocolVersion, s.info.ProtocolVersion, s.info.ProtocolVersion)}
+		return nil, &ConnectError{Target: opts.Target, Err: fmt.Errorf("the server does not speak protocol %s, which %s named: it answered with protocol %s (use --protocol-version auto, or %s)", opts.ProtocolVersion, opts.versionFrom(), s.info.ProtocolVersion, s.info.ProtocolVersion)}
 	}
 	s.Log.Note(MetaSession, s.info)
 	return s, nil

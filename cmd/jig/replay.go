@@ -197,7 +197,9 @@ func (o *replayOptions) runnerOptions(red *fixture.Redactor) (replay.Options, er
 	if ov != nil {
 		red.Add(fixture.Values(ov.Target.Secrets()...)...)
 	}
-	if o.protocolChanged && o.target.protocol != "auto" {
+	if o.protocolChanged {
+		// auto too: the user asked for whatever the server speaks, not
+		// for the version each fixture was pinned with.
 		opts.ProtocolVersion = o.target.protocol
 	}
 	if o.target.record != "" && !o.target.noRecord {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/mcpjig/jig/session/peers"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,5 +175,30 @@ func TestPinSecretEnvIsRedacted(t *testing.T) {
 	}
 	if code, _, _ = jig(t, "", "call", "echo", "--demo", "--pin", file+"2", "--secret-env", "JIG_NOT_SET_ANYWHERE"); code != exitUsage {
 		t.Errorf("--secret-env of an unset variable: exit %d, want 2", code)
+	}
+}
+
+// A fixture pinned on a newer release keeps the protocol it was pinned
+// with; against an older server that speaks only an older protocol the
+// replay cannot run, and says the version came from the fixture.
+// --protocol-version auto, which the message suggests, replays it with
+// whatever the server speaks (it was taken for "not given").
+func TestReplayProtocolVersionAutoOverridesTheFixture(t *testing.T) {
+	newer := peers.Node(t, peers.ThinkingNew, "")
+	older := peers.Node(t, peers.ThinkingOld, "")
+	newer, older = newer[:len(newer)-1], older[:len(older)-1] // no mode argument
+	dir := t.TempDir()
+	args := `{"thought":"one","nextThoughtNeeded":false,"thoughtNumber":1,"totalThoughts":1}`
+	pin := append([]string{"call", "sequentialthinking", "--args", args, "--pin", filepath.Join(dir, "think.json"), "--"}, newer...)
+	if code, _, stderr := jig(t, "", pin...); code != exitOK {
+		t.Fatalf("pin: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr := jig(t, "", append([]string{"replay", dir, "--"}, older...)...)
+	if code != exitUnreachable || !strings.Contains(stderr, "which the fixture") || !strings.Contains(stderr, "--protocol-version auto") {
+		t.Errorf("replay against the older release: exit %d, want %d naming the fixture's version\n%s", code, exitUnreachable, stderr)
+	}
+	code, stdout, stderr := jig(t, "", append([]string{"replay", dir, "--protocol-version", "auto", "--"}, older...)...)
+	if code == exitUnreachable || strings.Contains(stderr, "does not speak protocol") {
+		t.Errorf("replay --protocol-version auto: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }

@@ -117,7 +117,8 @@ type Options struct {
 	// Override is the target the command line gave, if any: it replaces
 	// only what it names of each fixture's target (see Override.Apply).
 	Override *Override
-	// ProtocolVersion, when set, replaces every fixture's pinned version.
+	// ProtocolVersion, when set, replaces every fixture's pinned version;
+	// "auto" replaces it with what the server speaks.
 	ProtocolVersion string
 	// Capabilities are declared for fixtures that recorded none (format 1),
 	// and for every fixture when CapabilitiesSet (the command line named
@@ -285,9 +286,10 @@ func openFor(ctx context.Context, target session.Target, f *fixture.Fixture, nam
 // pinned with, unless the command line says otherwise.
 func sessionOptions(target session.Target, f *fixture.Fixture, opts Options) session.Options {
 	so := session.Options{Target: target, ProtocolVersion: f.ProtocolVersion, Grace: opts.Grace,
-		Capabilities: opts.Capabilities, Roots: opts.Roots, Log: frames.NewLog(nil), Redact: opts.Redactor.Base()}
+		Capabilities: opts.Capabilities, Roots: opts.Roots, Log: frames.NewLog(nil), Redact: opts.Redactor.Base(),
+		VersionFrom: "the fixture (pinned with it; --protocol-version overrides it)"}
 	if opts.ProtocolVersion != "" {
-		so.ProtocolVersion = opts.ProtocolVersion
+		so.ProtocolVersion, so.VersionFrom = opts.ProtocolVersion, ""
 	}
 	if opts.Auth != nil && target.Transport == session.TransportStreamable {
 		a := *opts.Auth
