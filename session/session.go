@@ -36,11 +36,11 @@ func (o Options) versionFrom() string {
 // Options configure a session.
 type Options struct {
 	Target          Target
-	ProtocolVersion string        // "" or "auto", or one of ProtocolVersions
+	ProtocolVersion string // "" or "auto", or one of ProtocolVersions
 	// VersionFrom names who asked for ProtocolVersion, for the error when
 	// the server does not speak it: "--protocol-version" when empty.
 	VersionFrom string
-	Grace           time.Duration // stdio shutdown grace; DefaultGrace when 0
+	Grace       time.Duration // stdio shutdown grace; DefaultGrace when 0
 	// Capabilities jig declares: any of "roots", "sampling", "elicitation".
 	Capabilities []string
 	// Roots are what jig answers roots/list with when it declares "roots".
