@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpjig/jig/frames"
@@ -12,23 +15,37 @@ import (
 )
 
 // addFixtureDir reads every *.json fixture directly in dir, sorted by name,
-// skipping the reports jig wrote there.
+// skipping the reports jig wrote there. Files are read and checked in
+// parallel (reading is most of a start-up), then added in name order.
 func (b *Book) addFixtureDir(dir string) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return err
 	}
 	sort.Strings(files)
+	loaded := make([]*fixture.Fixture, len(files))
+	errs := make([]error, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				loaded[i], errs[i] = fixture.Load(files[i])
+			}
+		}()
+	}
+	wg.Wait()
 	n := 0
-	for _, file := range files {
-		f, err := fixture.Load(file)
-		if err != nil {
-			if isReport(err) {
+	for i, file := range files {
+		if errs[i] != nil {
+			if isReport(errs[i]) {
 				continue
 			}
-			return err
+			return errs[i]
 		}
-		b.addFixture(file, f)
+		b.addFixture(file, loaded[i])
 		n++
 	}
 	if n == 0 {

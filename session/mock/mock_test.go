@@ -24,7 +24,7 @@ import (
 // an unknown id).
 const demoFixtures = "testdata/demo"
 
-func load(t *testing.T, paths ...string) *Book {
+func load(t testing.TB, paths ...string) *Book {
 	t.Helper()
 	b, err := Load(paths...)
 	if err != nil {
@@ -33,7 +33,7 @@ func load(t *testing.T, paths ...string) *Book {
 	return b
 }
 
-func newServer(t *testing.T, b *Book, opts Options) *Server {
+func newServer(t testing.TB, b *Book, opts Options) *Server {
 	t.Helper()
 	s, err := New(b, opts)
 	if err != nil {
