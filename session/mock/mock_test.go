@@ -81,12 +81,27 @@ func httpClient(t *testing.T, s *Server, v string, opts *mcp.ClientOptions) *mcp
 	return cs
 }
 
+// sseClient connects the go-sdk client to s over the legacy HTTP+SSE
+// transport on a loopback socket.
+func sseClient(t *testing.T, s *Server, v string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ts := httptest.NewServer(s.SSEHandler())
+	t.Cleanup(ts.Close)
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
+	cs, err := c.Connect(context.Background(), &mcp.SSEClientTransport{Endpoint: ts.URL + "/sse"}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+	if err != nil {
+		t.Fatalf("connect over SSE (%q): %v", v, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 type connectFunc func(t *testing.T, s *Server, v string, opts *mcp.ClientOptions) *mcp.ClientSession
 
 var transports = []struct {
 	name    string
 	connect connectFunc
-}{{"stdio", stdioClient}, {"http", httpClient}}
+}{{"stdio", stdioClient}, {"http", httpClient}, {"sse", sseClient}}
 
 func text(t *testing.T, res *mcp.CallToolResult) string {
 	t.Helper()

@@ -108,9 +108,6 @@ func (b *Book) recordedRequest(path string, i int, f *frames.Frame, t *frames.Tr
 	}
 	ex := &Exchange{Source: fmt.Sprintf("%s#%d", path, i+1), Method: msg.Method, Params: msg.Params}
 	ex.Name, ex.Arguments = nameOf(ex.Method, ex.Params)
-	if v := metaVersion(msg.Params); v != "" {
-		b.addVersion(v)
-	}
 	var st struct {
 		RequestState string `json:"requestState"`
 	}

@@ -250,6 +250,9 @@ func (c *Conn) request(ctx context.Context, in *incoming, send Sender) error {
 		c.mu.Unlock()
 		return c.reply(send, in, c.srv.book.initializeResult(in.params))
 	case "server/discover":
+		if exs := answered(c.srv.book.byMethod[in.method]); c.srv.book.face.discover == nil && len(exs) > 0 {
+			return c.serve(ctx, in, exs[0], send) // refused as recorded
+		}
 		res, ok := c.srv.book.discoverResult(in.params)
 		if !ok {
 			return c.send(send, errorMessage(in.id, jsonrpc.CodeMethodNotFound, "Method not found: the recorded server speaks no 2026-07-28 era (initialize instead)", nil))
