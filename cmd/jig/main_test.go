@@ -21,7 +21,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv(asJigEnv) == "1" {
 		// The test binary as jig itself, for tests that need jig as a
 		// command (jig replay ... -- jig mock ...).
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		ctx, cancel, stop := withSignals(context.Background())
+		code := run(ctx, os.Args[1:], os.Stdin, guardPipe(os.Stdout, cancel), guardPipe(os.Stderr, cancel))
+		stop()
+		os.Exit(code)
 	}
 	if mode := os.Getenv(hostileEnv); mode != "" {
 		serveHostile(mode)

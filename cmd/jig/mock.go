@@ -62,7 +62,8 @@ recorded. A request the recorded client cancelled stays open until this one
 does.
 
 stdio by default; --listen ADDR serves Streamable HTTP at any path
-(http://ADDR/mcp). Sessions are recorded like any other jig session unless
+(http://ADDR/mcp), or with --transport sse the legacy HTTP+SSE transport
+(http://ADDR/sse). Sessions are recorded like any other jig session unless
 --no-record. A summary goes to stderr at exit (stdin closed, or ctrl+c).`
 
 func newMockCmd(st *streams, runF runFunc[mockOptions]) *cobra.Command {
@@ -84,7 +85,7 @@ func newMockCmd(st *streams, runF runFunc[mockOptions]) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.listen, "listen", "", "serve Streamable HTTP on ADDR (127.0.0.1:3999) instead of stdio")
-	fl.StringVar(&o.transport, "transport", "", "with --listen: http (Streamable HTTP, the default)")
+	fl.StringVar(&o.transport, "transport", "", "with --listen: http (Streamable HTTP, the default) or sse (legacy HTTP+SSE: GET /sse, POST /message)")
 	fl.StringArrayVar(&o.match, "match", nil, "how requests match recorded ones: exact, rules (default) or tool; TOOL=MODE for one tool (repeatable)")
 	fl.BoolVar(&o.strict, "strict", false, "exit 1 when a request matched nothing")
 	fl.StringArrayVar(&o.reports, "report", nil, "at exit, write what was served, unused and missed: json=FILE (repeatable)")
@@ -108,8 +109,8 @@ type mockConfig struct {
 func (o *mockOptions) check() (*mockConfig, error) {
 	cfg := &mockConfig{fill: map[string]string{}}
 	switch {
-	case o.transport != "" && o.transport != "http":
-		return nil, usageErr("--transport %q: jig mock serves http (Streamable HTTP) with --listen, stdio without", o.transport)
+	case o.transport != "" && o.transport != "http" && o.transport != "sse":
+		return nil, usageErr("--transport %q: jig mock serves http (Streamable HTTP) or sse (legacy HTTP+SSE) with --listen, stdio without", o.transport)
 	case o.transport != "" && o.listen == "":
 		return nil, usageErr("--transport needs --listen ADDR")
 	case o.speed <= 0:
@@ -167,7 +168,10 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 	}
 	book.Fill(cfg.fill)
 	mode := "stdio"
-	if o.listen != "" {
+	switch {
+	case o.transport == "sse":
+		mode = "HTTP+SSE"
+	case o.listen != "":
 		mode = "Streamable HTTP"
 	}
 	target, _ := json.Marshal(record.Target{Transport: "mock", Command: append([]string{"jig", "mock"}, o.paths...), Listen: o.listen})
@@ -185,7 +189,7 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 	fmt.Fprintf(st.err, "jig mock: serving %s (%s, %s) over %s\n", describeBook(book), book.ServerName(), book.ServerVersion(), mode)
 	var runErr error
 	if o.listen != "" {
-		runErr = serveMockHTTP(ctx, srv, o.listen, st)
+		runErr = serveMockHTTP(ctx, srv, o.listen, o.transport == "sse", st)
 	} else if runErr = srv.ServeStdio(ctx, st.in, st.rawOut); errors.Is(runErr, syscall.EPIPE) {
 		runErr = nil
 	}
@@ -238,13 +242,17 @@ func countOf(n int, what string) string {
 }
 
 // serveMockHTTP serves until ctx ends (ctrl+c).
-func serveMockHTTP(ctx context.Context, srv *mock.Server, addr string, st *streams) error {
+func serveMockHTTP(ctx context.Context, srv *mock.Server, addr string, sse bool, st *streams) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return usageErr("--listen %s: %v", addr, err)
 	}
-	hs := &http.Server{Handler: srv.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(st.err, "jig mock: listening on http://%s/mcp (ctrl+c ends it)\n", ln.Addr())
+	h, path := srv.HTTPHandler(), "/mcp"
+	if sse {
+		h, path = srv.SSEHandler(), "/sse"
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(st.err, "jig mock: listening on http://%s%s (ctrl+c ends it)\n", ln.Addr(), path)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -260,7 +268,7 @@ func serveMockHTTP(ctx context.Context, srv *mock.Server, addr string, st *strea
 
 // summarizeMock tells stderr what was missed and left unused.
 func summarizeMock(st *streams, rep mock.Report) {
-	fmt.Fprintf(st.err, "jig mock: served %d answers; %d recorded exchanges unused; %d requests matched nothing\n", rep.Served, len(rep.Unused), len(rep.Misses))
+	fmt.Fprintf(st.err, "jig mock: served %s; %s unused; %s matched nothing\n", countOf(rep.Served, "answer"), countOf(len(rep.Unused), "recorded exchange"), countOf(len(rep.Misses), "request"))
 	for _, m := range rep.Misses {
 		what := m.Method
 		if m.Name != "" {

@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpjig/jig/session/peers"
 )
 
 // jigCommand is the command that runs this test binary as jig.
@@ -84,7 +91,8 @@ func TestMockBadFlags(t *testing.T) {
 		{[]string{"--fill", "JIG_TEST_UNSET"}, "$JIG_TEST_UNSET is not set"},
 		{[]string{"--report", "junit=x.xml"}, "expected json=FILE"},
 		{[]string{"--match", "fuzzy"}, "--match fuzzy"},
-		{[]string{"--transport", "sse"}, "--transport"},
+		{[]string{"--transport", "sse"}, "--transport needs --listen"},
+		{[]string{"--transport", "ws", "--listen", "127.0.0.1:0"}, `--transport "ws"`},
 	} {
 		code, _, stderr := jig(t, "", append([]string{"mock", dir, "--no-record"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
@@ -93,5 +101,95 @@ func TestMockBadFlags(t *testing.T) {
 	}
 	if code, _, stderr := jig(t, "", "mock", filepath.Join(dir, "nope.json")); code != exitUsage || !strings.Contains(stderr, "nope.json") {
 		t.Errorf("a missing file: exit %d\n%s", code, stderr)
+	}
+}
+
+// jig mock --listen, as a process: a go-sdk client over Streamable HTTP and
+// over HTTP+SSE gets the pinned answer; ctrl+c ends it with the summary and
+// exit 0.
+func TestMockListen(t *testing.T) {
+	dir := pinDemo(t)
+	for _, transport := range []string{"http", "sse"} {
+		t.Run(transport, func(t *testing.T) {
+			args := jigCommand("mock", dir, "--no-record", "--listen", "127.0.0.1:0", "--transport", transport)
+			cmd := exec.Command(args[0], args[1:]...)
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			sc := bufio.NewScanner(stderr)
+			url := ""
+			var seen []string
+			for url == "" && sc.Scan() {
+				seen = append(seen, sc.Text())
+				if _, u, ok := strings.Cut(sc.Text(), "listening on "); ok {
+					url, _, _ = strings.Cut(u, " ")
+				}
+			}
+			if url == "" {
+				t.Fatalf("jig mock --listen never said where: %q", seen)
+			}
+			var tr mcp.Transport = &mcp.StreamableClientTransport{Endpoint: url}
+			if transport == "sse" {
+				tr = &mcp.SSEClientTransport{Endpoint: url}
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), tr, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search_order", Arguments: map[string]any{"order_id": "ord-1044"}})
+			if err != nil || res.IsError || len(res.Content) == 0 {
+				t.Fatalf("search_order: %v %+v", err, res)
+			}
+			cs.Close()
+			cmd.Process.Signal(os.Interrupt)
+			var rest strings.Builder
+			for sc.Scan() {
+				rest.WriteString(sc.Text() + "\n")
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("after ctrl+c: %v\n%s", err, rest.String())
+			}
+			if !strings.Contains(rest.String(), "served 1 answer; 2 recorded exchanges unused") {
+				t.Errorf("the summary at exit:\n%s", rest.String())
+			}
+		})
+	}
+}
+
+// Fixtures pinned against server-everything — a progress-emitting tool, an
+// elicitation, a JSON-RPC error — replay green against jig mock of them;
+// a recording of its paginated resources is served page by page, so jig
+// lists the same hundred resources from the mock as from the server.
+func TestMockServerEverything(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range [][]string{
+		{"echo", "--args", `{"message":"hi"}`, "--pin", filepath.Join(dir, "echo.json")},
+		{"trigger-long-running-operation", "--args", `{"duration":1,"steps":2}`, "--pin", filepath.Join(dir, "long.json")},
+		{"trigger-elicitation-request", "--elicit", "decline", "--pin", filepath.Join(dir, "elicit.json")},
+		{"get-sum", "--args", `{"a":"x","b":2}`, "--pin", filepath.Join(dir, "sum-error.json")},
+	} {
+		if code, _, stderr := jig(t, "", append(append([]string{"call"}, p...), serverEverything(t)...)...); code > 1 {
+			t.Fatalf("jig call %s --pin: exit %d\n%s", p[0], code, stderr)
+		}
+	}
+	args := append([]string{"replay", dir, "--"}, jigCommand("mock", "--no-record", dir)...)
+	if code, stdout, stderr := jig(t, "", args...); code != 0 || !strings.Contains(stdout, "4 scenarios: 4 ok") {
+		t.Fatalf("jig replay against jig mock of server-everything's fixtures: exit %d\n%s%s", code, stdout, stderr)
+	}
+
+	rec := filepath.Join(t.TempDir(), "resources.jsonl")
+	old := append([]string{"--"}, peers.Node(t, peers.EverythingOld, "stdio")...)
+	code, real, stderr := jig(t, "", append([]string{"resources", "--record", rec}, old...)...)
+	if code != 0 || !strings.Contains(real, "100 resources") {
+		t.Fatalf("jig resources against server-everything: exit %d\n%s%s", code, real, stderr)
+	}
+	if data, _ := os.ReadFile(rec); strings.Count(string(data), "nextCursor") < 2 {
+		t.Fatalf("the recorded resources/list was not paginated; the test proves nothing")
+	}
+	code, mocked, stderr := jig(t, "", append([]string{"resources", "--"}, jigCommand("mock", "--no-record", rec)...)...)
+	if code != 0 || mocked != real {
+		t.Errorf("jig resources against jig mock of the recording: exit %d\n--- mock:\n%s\n--- server:\n%s\n%s", code, mocked, real, stderr)
 	}
 }
