@@ -310,7 +310,13 @@ func Latency(r Reader, i int) (time.Duration, bool) {
 	if j < 0 || !f.IsResponse() {
 		return 0, false
 	}
-	return f.Time.Sub(r.Frame(j).Time), true
+	// A source without times (an agent transcript that gave none) has no
+	// latency: 0s would read like a measured one.
+	req := r.Frame(j)
+	if f.Time.IsZero() || req.Time.IsZero() {
+		return 0, false
+	}
+	return f.Time.Sub(req.Time), true
 }
 
 // Pending reports whether a request with id (its JSON text) that travelled

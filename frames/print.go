@@ -11,7 +11,7 @@ import (
 // for responses the latency to their request.
 func Summary(r Reader, i int, start time.Time) string {
 	f := r.Frame(i)
-	s := fmt.Sprintf("#%-4d %+8.3fs %s %-12s", f.Seq, f.Time.Sub(start).Seconds(), f.Dir.Arrow(), f.Kind)
+	s := fmt.Sprintf("#%-4d %9s %s %-12s", f.Seq, Offset(f.Time, start), f.Dir.Arrow(), f.Kind)
 	if f.Method != "" {
 		s += " " + f.Method
 	}
@@ -48,6 +48,15 @@ func Unanswered(r Reader, i int) string {
 		return "cancelled"
 	}
 	return "pending"
+}
+
+// Offset is a frame's time from the first frame's ("+1.250s"), or "–" when
+// the source gave no time (an agent transcript without timestamps).
+func Offset(t, start time.Time) string {
+	if t.IsZero() || start.IsZero() {
+		return "–"
+	}
+	return fmt.Sprintf("%+.3fs", t.Sub(start).Seconds())
 }
 
 // HumanSize prints a byte count the way listings show it.

@@ -514,7 +514,7 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 	if selected {
 		gutter = "▶ "
 	}
-	off := fmt.Sprintf("%+.3fs", f.Time.Sub(p.start).Seconds())
+	off := frames.Offset(f.Time, p.start)
 	left := fmt.Sprintf("%s#%-*d %8s %s %-7s ", gutter, seqW, f.Seq, off, f.Dir.Arrow(), kindLabel(f))
 	what := p.env.redact.String(p.what(i)) // before fitRow cuts it
 	line := ansi.Truncate(left+p.fitRow(what, p.rowRight(i), p.width-ansi.StringWidth(left)), p.width, "…")
