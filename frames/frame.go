@@ -473,6 +473,10 @@ func jsonError(raw []byte) string {
 		return ""
 	}
 	if se, ok := err.(*json.SyntaxError); ok {
+		if t := bytes.TrimLeft(raw, " \t\r\n"); se.Offset == int64(len(raw)-len(t))+1 && !bytes.ContainsAny(t[:1], "{[\"-0123456789tfn") {
+			// Not broken JSON but no JSON at all: a line of text.
+			return "not JSON: a line of text, not a JSON-RPC message"
+		}
 		return fmt.Sprintf("invalid JSON at byte %d: %v", se.Offset, se.Error())
 	}
 	return "invalid JSON: " + err.Error()

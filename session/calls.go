@@ -20,9 +20,18 @@ type RPCError struct {
 	Code    int64
 	Message string
 	Raw     json.RawMessage // the error object as received
+	// Hint says what the error most likely means, when jig knows more than
+	// the code does: a method of a capability the server never declared.
+	Hint string
 }
 
-func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
+func (e *RPCError) Error() string {
+	s := fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message)
+	if e.Hint != "" {
+		s += "; " + e.Hint
+	}
+	return s
+}
 
 // Exchange is one request and its response as they crossed the wire.
 type Exchange struct {

@@ -25,6 +25,9 @@ type ConnectError struct {
 	Target Target
 	Err    error
 	Stderr []string
+	// Hint is the likely cause and the next step, when the frames of the
+	// attempt show them (see diagnose).
+	Hint   *Hint
 	redact *frames.Redactor // the session's; nil redacts by shape only
 }
 
@@ -38,6 +41,9 @@ func (e *ConnectError) Error() string {
 		for _, l := range e.Stderr {
 			b.WriteString("\n  | " + l)
 		}
+	}
+	if e.Hint != nil {
+		b.WriteString("\n" + e.Hint.String())
 	}
 	return e.redact.String(b.String())
 }

@@ -150,8 +150,11 @@ func (s *Session) roundTrip(ctx context.Context, what, method string, fn func(ct
 	ctx, w := expectWrite(ctx, method)
 	err := s.call(ctx, what, fn)
 	ex := s.exchangeOf(mark, w)
-	if re, ok := err.(*RPCError); ok && ex != nil {
-		re.Raw = ex.Error
+	if re, ok := err.(*RPCError); ok {
+		if ex != nil {
+			re.Raw = ex.Error
+		}
+		re.Hint = s.undeclared(method, re)
 	}
 	return ex, err
 }

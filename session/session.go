@@ -167,12 +167,14 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	if err == nil || !errors.As(err, &ce) {
 		return s, err
 	}
+	defer func() { explain(opts, mark, err) }()
 	switch {
 	case opts.Target.DetectSSE && opts.Target.Transport == TransportStreamable && refusedStreamable(opts.Log, mark):
 		opts.Log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
 			Note: "jig: " + opts.Target.URL + " refused Streamable HTTP; trying the legacy HTTP+SSE transport (2024-11-05)"})
 		opts.Target.Transport = TransportSSE
-		return openOnce(ctx, opts)
+		s, err = openOnce(ctx, opts)
+		return s, err
 	case (opts.ProtocolVersion == "" || opts.ProtocolVersion == "auto") && opts.Target.Transport == TransportStdio && probeEndedServer(opts.Log, mark):
 		// Some legacy servers (rmcp's, for one) exit on any first message
 		// but initialize, so the probe leaves nothing to fall back on: start
@@ -180,9 +182,19 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 		opts.Log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
 			Note: "jig: the server exited on the server/discover probe (a legacy server that ends on an unknown first message); starting it again with initialize"})
 		opts.legacyOnly = true
-		return openOnce(ctx, opts)
+		s, err = openOnce(ctx, opts)
+		return s, err
 	}
 	return s, err
+}
+
+// explain gives a failed connection's error the likely cause and the next
+// step its frames show (see diagnose), unless it has them already.
+func explain(opts Options, mark int, err error) {
+	var ce *ConnectError
+	if errors.As(err, &ce) && ce.Hint == nil {
+		ce.Hint = diagnose(opts.Target, opts.Log, mark, ce.Err)
+	}
 }
 
 // probeEndedServer reports whether, after frame mark, jig sent the
@@ -546,8 +558,6 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 	case errors.As(err, &ne):
 		ce.Err = fmt.Errorf("%s: %w", what, ne)
 		return ce
-	case s.auth == nil && strings.Contains(err.Error(), "Unauthorized"):
-		ce.Err = fmt.Errorf("%s: %w (%s)", what, err, s.unauthorizedHint())
 	}
 	if s.proc != nil {
 		// A closed connection usually means the process is exiting: give it a
@@ -743,14 +753,3 @@ func (l learner) WriteFrame(f *frames.Frame) error {
 	return nil
 }
 
-// unauthorizedHint says what to do about a 401 jig did not answer with OAuth.
-func (s *Session) unauthorizedHint() string {
-	t := s.opts.Target
-	switch {
-	case t.Headers["Authorization"] != "" || t.Headers["authorization"] != "":
-		return "the server refused the Authorization header given"
-	case t.Transport == TransportSSE:
-		return "the server needs authorization; jig logs in with OAuth over Streamable HTTP (--transport http); over SSE pass --header 'Authorization: Bearer $TOKEN'"
-	}
-	return "the server needs authorization: log in with jig auth login --url " + t.URL
-}

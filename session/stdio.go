@@ -48,6 +48,9 @@ func startProcess(t Target, log *frames.Log, grace time.Duration, maxFrame int) 
 	if len(t.Command) == 0 {
 		return nil, errors.New("no command to run (give it after --, e.g. jig tools -- node server.js)")
 	}
+	if err := workingDir(t); err != nil {
+		return nil, err
+	}
 	path, err := exec.LookPath(t.Command[0])
 	if err != nil {
 		return nil, &ConnectError{Target: t, Err: fmt.Errorf("cannot find %q: %w (is it installed and on PATH?)", t.Command[0], err)}
@@ -114,6 +117,32 @@ func startProcess(t Target, log *frames.Log, grace time.Duration, maxFrame int) 
 		running.mu.Unlock()
 	}()
 	return p, nil
+}
+
+// workingDir checks the server's working directory before starting it:
+// exec reports a missing one as the command's own "no such file or
+// directory" (fork/exec /usr/bin/node), which points at the wrong file.
+func workingDir(t Target) error {
+	if t.Dir == "" {
+		return nil
+	}
+	where := "--cwd"
+	if t.Config != "" {
+		where = fmt.Sprintf("the cwd of %q in %s", t.Server, t.Config)
+	}
+	fi, err := os.Stat(t.Dir)
+	switch {
+	case err != nil && errors.Is(err, os.ErrNotExist):
+		return &ConnectError{Target: t, Err: fmt.Errorf("the working directory %s does not exist", t.Dir),
+			Hint: &Hint{Cause: where + " names a directory that does not exist", Next: "create it, or give " + where + " a directory that exists"}}
+	case err != nil:
+		return &ConnectError{Target: t, Err: fmt.Errorf("the working directory %s: %w", t.Dir, err),
+			Hint: &Hint{Cause: where + " names a directory jig cannot use", Next: "check its permissions, or give " + where + " another directory"}}
+	case !fi.IsDir():
+		return &ConnectError{Target: t, Err: fmt.Errorf("the working directory %s is not a directory", t.Dir),
+			Hint: &Hint{Cause: where + " names a file", Next: "give " + where + " a directory"}}
+	}
+	return nil
 }
 
 // drain lets the server's last output through after it exited, for at most

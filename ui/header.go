@@ -230,6 +230,14 @@ func failureDoc(target session.Target, err error, width int) *doc {
 		msg = ce.Err.Error()
 	}
 	b.line(rolePlain, wrapText(msg, "  ", width))
+	if ce != nil && ce.Hint != nil {
+		b.line(rolePlain, "")
+		b.line(roleLabel, "likely cause")
+		b.line(rolePlain, wrapText(ce.Hint.Cause, "  ", width))
+		b.line(rolePlain, "")
+		b.line(roleLabel, "next step")
+		b.line(rolePlain, wrapText(ce.Hint.Next, "  ", width))
+	}
 	b.line(rolePlain, "")
 	b.line(roleLabel, "the server's stderr")
 	if ce != nil && len(ce.Stderr) > 0 {

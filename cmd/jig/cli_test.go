@@ -185,15 +185,15 @@ func TestFramesFileHoldsTheHandshake(t *testing.T) {
 var buildOnce sync.Once
 var builtJig string
 
+// binDir is where binary builds jig: a directory of TestMain's, removed when
+// the tests end (a 19 MB binary per run was left in the temp directory).
+var binDir string
+
 // binary builds jig once per test run, for tests that need a real process.
 func binary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "jig-bin")
-		if err != nil {
-			return
-		}
-		out := filepath.Join(dir, "jig")
+		out := filepath.Join(binDir, "jig")
 		if b, err := exec.Command("go", "build", "-o", out, ".").CombinedOutput(); err != nil {
 			t.Logf("go build: %v\n%s", err, b)
 			return

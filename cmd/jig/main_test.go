@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/mcpjig/jig/session/oauth/oauthtest"
@@ -41,6 +42,8 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_STATE_HOME", dir)
 	os.Setenv("XDG_CONFIG_HOME", dir)
 	os.Setenv("JIG_KEYRING", "off")
+	binDir = filepath.Join(dir, "bin")
+	os.MkdirAll(binDir, 0o700)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -73,7 +73,7 @@ func warnWithheld(w io.Writer, log *frames.Log, err error) {
 	var lines []string
 	withheld := frames.Withheld(log, 0)
 	for _, f := range withheld {
-		if f == named {
+		if f == named || session.AnswersEraProbe(log, int(f.Seq)-1) {
 			continue
 		}
 		if len(lines) == most {
@@ -91,7 +91,7 @@ func warnWithheld(w io.Writer, log *frames.Log, err error) {
 				answered = fmt.Sprintf("; jig answered its %d requests with errors", len(rs))
 			}
 		}
-		lines = append(lines, fmt.Sprintf("jig: warning: frame #%d from the server was withheld from the session (it went on): %s%s", f.Seq, f.Err, answered))
+		lines = append(lines, fmt.Sprintf("jig: warning: frame #%d from the server was withheld from the session (it went on): %s%s", f.Seq, withheldWhy(f), answered))
 	}
 	for i := 0; i < log.Len(); i++ {
 		if f := log.Frame(i); f.Kind == frames.KindTransport && f.Err != "" {
@@ -101,6 +101,19 @@ func warnWithheld(w io.Writer, log *frames.Log, err error) {
 	for _, l := range lines {
 		fmt.Fprintln(w, l)
 	}
+}
+
+// withheldWhy says why a frame was withheld: a line of text is quoted, as
+// the user will look for it in the server's code.
+func withheldWhy(f *frames.Frame) string {
+	if f.HTTP == nil && strings.HasPrefix(f.Err, "not JSON: a line of text") {
+		line := strings.TrimSpace(string(f.Raw))
+		if r := []rune(line); len(r) > 100 {
+			line = string(r[:99]) + "…"
+		}
+		return fmt.Sprintf("%q is not JSON-RPC (a line of text on stdout, which carries JSON-RPC only: the server should log to stderr)", line)
+	}
+	return f.Err
 }
 
 // framesFlag is --frames with an optional file: bare --frames prints the
