@@ -752,4 +752,3 @@ func (l learner) WriteFrame(f *frames.Frame) error {
 	}
 	return nil
 }
-
