@@ -56,7 +56,8 @@ func newAuthCmd(st *streams, runLogin runFunc[authLoginOptions], runStatus runFu
 		Use:   "auth",
 		Short: "Log in to OAuth-protected servers; list and remove stored credentials",
 		Long:  authLong,
-		Args:  cobra.NoArgs,
+		Args:  noArgsOrCommand,
+		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	lo := &authLoginOptions{}
 	login := &cobra.Command{

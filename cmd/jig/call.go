@@ -128,12 +128,16 @@ func runCall(ctx context.Context, o *callOptions, st *streams) error {
 // call lists the tools (to check the arguments against the schema and to pin
 // the tool's definition), sends the call and reports its outcome.
 func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session, argv json.RawMessage) error {
-	rawTools, _, err := s.ListTools(ctx)
+	rawTools, typed, err := s.ListTools(ctx)
 	if err != nil {
 		return err
 	}
 	if t := s.Tool(o.tool); t == nil {
-		fmt.Fprintf(st.err, "jig: warning: the server did not list a tool named %q; sending the call anyway\n", o.tool)
+		names := make([]string, len(typed))
+		for i, t := range typed {
+			names[i] = t.Name
+		}
+		fmt.Fprintf(st.err, "jig: warning: the server did not list a tool named %q%s; sending the call anyway\n", o.tool, aside(didYouMean(o.tool, names)))
 	} else {
 		warnViolations(st.err, o.tool, t.InputSchema, argv)
 	}

@@ -152,6 +152,11 @@ func newReadCmd(st *streams, runF runFunc[readOptions]) *cobra.Command {
 func runRead(ctx context.Context, o *readOptions, st *streams) error {
 	return withSession(ctx, st, &o.target, o.command, &o.frames, o.uri, func(ctx context.Context, s *session.Session) error {
 		ex, err := s.ReadResource(ctx, o.uri)
+		if _, refused := err.(*session.RPCError); refused {
+			if hint := suggestNames(ctx, s, o.uri, s.ListResources, "uri"); hint != "" {
+				fmt.Fprintf(st.err, "jig: the server did not list a resource %q%s\n", o.uri, hint)
+			}
+		}
 		return printExchange(st, ex, err)
 	})
 }
@@ -193,6 +198,11 @@ func runPrompt(ctx context.Context, o *promptOptions, st *streams) error {
 	}
 	return withSession(ctx, st, &o.target, o.command, &o.frames, o.name, func(ctx context.Context, s *session.Session) error {
 		ex, err := s.GetPrompt(ctx, o.name, pargs)
+		if _, refused := err.(*session.RPCError); refused {
+			if hint := suggestNames(ctx, s, o.name, s.ListPrompts, "name"); hint != "" {
+				fmt.Fprintf(st.err, "jig: the server did not list a prompt %q%s\n", o.name, hint)
+			}
+		}
 		return printExchange(st, ex, err)
 	})
 }

@@ -81,8 +81,9 @@ func newRoot(st *streams) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       session.Version,
-		Args:          cobra.NoArgs,
+		Args:          noArgsOrCommand,
 	}
+	root.SetFlagErrorFunc(flagError)
 	root.CompletionOptions.HiddenDefaultCmd = true
 	// Bare jig is `jig demo`: it takes the same flags, with their defaults
 	// (a timeout, the grace, the capabilities), so `go run ./cmd/jig` and

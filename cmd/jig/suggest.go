@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mcpjig/jig/session"
+)
+
+// Did you mean: a typed name that is not one jig or the server knows is
+// answered with the nearest names that are (commands, flags, the server's
+// tools, prompts and resources).
+
+// similar returns the candidates nearest to word, at most three of equal
+// nearness: those that differ from it only in case, '-' and '_', then
+// those within a small edit distance (a typo: one edit in a short word,
+// two in a longer one), then those word begins.
+func similar(word string, candidates []string) []string {
+	type scored struct {
+		name string
+		d    int
+	}
+	limit := 1
+	if n := len([]rune(word)); n > 4 {
+		limit = max(2, n/5)
+	}
+	var near []scored
+	for _, c := range candidates {
+		d := distance(strings.ToLower(word), strings.ToLower(c))
+		switch {
+		case c == word:
+			continue
+		case fold(c) == fold(word):
+			d = 0
+		case d <= limit:
+		case len(word) >= 3 && strings.HasPrefix(strings.ToLower(c), strings.ToLower(word)):
+			d = limit
+		default:
+			continue
+		}
+		near = append(near, scored{c, d})
+	}
+	sort.SliceStable(near, func(i, j int) bool { return near[i].d < near[j].d })
+	var out []string
+	for i := 0; i < len(near) && i < 3 && near[i].d == near[0].d; i++ {
+		out = append(out, near[i].name)
+	}
+	return out
+}
+
+func fold(s string) string {
+	return strings.NewReplacer("-", "", "_", "", " ", "").Replace(strings.ToLower(s))
+}
+
+// distance is the edit distance between a and b in runes, a swap of two
+// neighbours counting as one edit ("dmeo" is one from "demo").
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+// didYouMean is "; did you mean "x"?" (or "x" or "y"), or "": the end of
+// a message.
+func didYouMean(word string, candidates []string) string {
+	near := similar(word, candidates)
+	if len(near) == 0 {
+		return ""
+	}
+	q := make([]string, len(near))
+	for i, n := range near {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return "; did you mean " + strings.Join(q, " or ") + "?"
+}
+
+// aside is a didYouMean set in a sentence that goes on: " (did you mean "x"?)".
+func aside(hint string) string {
+	if hint == "" {
+		return ""
+	}
+	return " (" + strings.TrimPrefix(hint, "; ") + ")"
+}
+
+// noArgsOrCommand is cobra.NoArgs for a command with subcommands, with the
+// subcommand nearest to what was typed (cobra suggests only when Args is
+// unset, which would let bare words through).
+func noArgsOrCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+			names = append(names, c.Aliases...)
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("unknown argument %q for %q (it takes none)", args[0], cmd.CommandPath())
+	}
+	hint := didYouMean(args[0], names)
+	if hint == "" {
+		hint = fmt.Sprintf("; run '%s --help' for the commands", cmd.CommandPath())
+	}
+	return fmt.Errorf("unknown command %q for %q%s", args[0], cmd.CommandPath(), hint)
+}
+
+var unknownFlag = regexp.MustCompile(`^unknown flag: --([^\s=]+)|^unknown shorthand flag: '(.)'`)
+
+// flagError adds the nearest flags of the command to pflag's "unknown
+// flag" error; other flag errors go as they are. Exit 2 either way.
+func flagError(cmd *cobra.Command, err error) error {
+	m := unknownFlag.FindStringSubmatch(err.Error())
+	if m == nil {
+		return &session.UsageError{Err: err}
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	})
+	typed := m[1]
+	if typed == "" {
+		typed = m[2]
+	}
+	hint := didYouMean(typed, names)
+	if hint != "" {
+		near := similar(typed, names)
+		for i := range near {
+			near[i] = "--" + near[i]
+		}
+		hint = "; did you mean " + strings.Join(near, " or ") + "?"
+	} else {
+		hint = fmt.Sprintf("; see '%s --help'", cmd.CommandPath())
+	}
+	return &session.UsageError{Err: fmt.Errorf("%w%s", err, hint)}
+}
+
+// suggestNames lists what the server has of a kind (its tools, prompts,
+// resources and resource templates) and returns the nearest to name as a
+// did-you-mean, or "". It is asked only after the server refused name, so
+// a good call costs no extra request.
+func suggestNames(ctx context.Context, s *session.Session, name string, list func(context.Context) ([]json.RawMessage, error), key string) string {
+	items, err := list(ctx)
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, it := range items {
+		var m map[string]any
+		if json.Unmarshal(it, &m) == nil {
+			if v, ok := m[key].(string); ok {
+				names = append(names, v)
+			}
+		}
+	}
+	return didYouMean(name, names)
+}
