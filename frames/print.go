@@ -92,3 +92,19 @@ func WriteText(w io.Writer, r Reader) error {
 	}
 	return nil
 }
+
+// ShortenMiddle cuts s to at most n cells by taking out its middle, where
+// a long path or URL says least: "node /home/…/dist/index.js stdio" keeps the
+// command and the file it runs, which its end and its start tell apart.
+func ShortenMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if n < 2 {
+		return string(r[:max(n, 0)])
+	}
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}

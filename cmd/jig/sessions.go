@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -30,7 +31,7 @@ func newSessionsCmd(st *streams, runList, runPrune runFunc[sessionsOptions]) *co
 		Long: `jig sessions lists the sessions recorded by jig proxy and by jig's own
 commands: when each started, what it talked to, how many frames it holds, and
 where the file is. Open one with jig open FILE.`,
-		Args: cobra.NoArgs,
+		Args: noArgsOrCommand,
 		RunE: func(cmd *cobra.Command, args []string) error { return runList(cmd.Context(), o, st) },
 	}
 	cmd.PersistentFlags().StringVar(&o.dir, "dir", "", "the sessions directory (default $XDG_STATE_HOME/jig/sessions)")
@@ -82,20 +83,19 @@ func runSessions(ctx context.Context, o *sessionsOptions, st *streams) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(st.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STARTED\tMODE\tTARGET\tFRAMES\tSIZE\tPATH")
+	fmt.Fprintln(tw, "STARTED\tMODE\tTARGET\tSERVER\tFRAMES\tSIZE\tPATH")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.Started.Local().Format("2006-01-02 15:04:05"), s.Mode,
-			truncate(s.Target, 48), s.Frames, frames.HumanSize(int(s.Size)), s.Path)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", s.Started.Local().Format("2006-01-02 15:04:05"), s.Mode,
+			frames.ShortenMiddle(s.Target, 48), orDash(frames.ShortenMiddle(s.Server, 32)), s.Frames, frames.HumanSize(int(s.Size)), s.Path)
 	}
 	return tw.Flush()
 }
 
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+func orDash(s string) string {
+	if s == "" {
+		return "-"
 	}
-	return string(r[:n-1]) + "…"
+	return s
 }
 
 func runPrune(ctx context.Context, o *sessionsOptions, st *streams) error {
@@ -111,11 +111,14 @@ func runPrune(ctx context.Context, o *sessionsOptions, st *streams) error {
 		if err != nil {
 			return usageErr("sessions directory %s: %v", dir, err)
 		}
+		n := 0
 		for i, s := range list {
 			if (o.olderThan > 0 && time.Since(s.Started) > o.olderThan) || (o.keep > 0 && i >= o.keep) {
 				fmt.Fprintf(st.out, "would delete %s\n", s.Path)
+				n++
 			}
 		}
+		fmt.Fprintf(st.err, "%s (of %d in %s); nothing was deleted (--dry-run)\n", o.wouldMatch(n), len(list), dir)
 		return nil
 	}
 	removed, err := record.Prune(dir, o.olderThan, o.keep, time.Now())
@@ -125,6 +128,30 @@ func runPrune(ctx context.Context, o *sessionsOptions, st *streams) error {
 	if err != nil {
 		return usageErr("pruning %s: %v", dir, err)
 	}
-	fmt.Fprintf(st.err, "%d sessions deleted\n", len(removed))
+	fmt.Fprintf(st.err, "%s deleted\n", plural(len(removed), "session"))
 	return nil
+}
+
+// wouldMatch says how many sessions a dry run matched, and by what rule
+// when none did, so an empty answer is never silence.
+func (o *sessionsOptions) wouldMatch(n int) string {
+	if n > 0 {
+		return fmt.Sprintf("%s would be deleted", plural(n, "session"))
+	}
+	var rules []string
+	if o.olderThan > 0 {
+		rules = append(rules, "started more than "+o.olderThan.String()+" ago")
+	}
+	if o.keep > 0 {
+		rules = append(rules, fmt.Sprintf("beyond the newest %d", o.keep))
+	}
+	return "no session matches (" + strings.Join(rules, ", or ") + ")"
+}
+
+// plural is "1 session", "2 sessions".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -261,6 +261,11 @@ type Session struct {
 	Mode    string    `json:"mode,omitempty"`
 	Frames  int       `json:"frames"`
 	Size    int64     `json:"size"`
+	// Server, Client and Protocol are what the session's handshake frames
+	// say ("" when it has none): "name version" each.
+	Server   string `json:"server,omitempty"`
+	Client   string `json:"client,omitempty"`
+	Protocol string `json:"protocol,omitempty"`
 }
 
 // List returns the transcripts in dir, newest first. Files that are not jig
@@ -318,32 +323,45 @@ func Stat(path string) (Session, error) {
 	if s.Started.IsZero() {
 		s.Started = fi.ModTime()
 	}
-	s.Frames, err = countFrames(br)
+	var hs frames.Handshake
+	s.Frames, err = scanFrames(br, &hs)
+	s.Server, s.Client, s.Protocol = hs.ServerText(), hs.ClientText(), hs.Protocol
 	return s, err
 }
 
-// frameStart begins every frame record; JSON escapes quotes inside strings,
-// so it cannot occur inside a body.
-var frameStart = []byte(`{"type":"frame"`)
+// handshakeLine marks the records of a session's opening requests and
+// their results, the only frames Stat decodes.
+var handshakeLine = regexp.MustCompile(`^\{"type":"frame".{0,200}"method":"(initialize|server/discover)"`)
 
-func countFrames(r io.Reader) (int, error) {
-	buf := make([]byte, 1<<20)
-	n, carry := 0, 0
+// scanFrames counts the frame records of a transcript read from r and
+// reads its handshake from them on the way, decoding no other frame.
+func scanFrames(r *bufio.Reader, hs *frames.Handshake) (int, error) {
+	n := 0
 	for {
-		m, err := r.Read(buf[carry:])
-		chunk := buf[:carry+m]
-		n += bytes.Count(chunk, frameStart)
-		// Keep a tail that might hold the start of a split marker.
-		carry = min(len(frameStart)-1, len(chunk))
-		copy(buf, chunk[len(chunk)-carry:])
-		if err == io.EOF {
-			return n, nil
+		line, err := r.ReadSlice('\n')
+		whole := err != bufio.ErrBufferFull
+		if bytes.HasPrefix(line, frameStart) {
+			n++
+			if whole && n <= 64 && handshakeLine.Match(line) {
+				if f, ferr := frames.DecodeRecordFrame(line); ferr == nil {
+					hs.Add(f.Dir, f.Kind, f.Raw)
+				}
+			}
 		}
-		if err != nil {
+		for err == bufio.ErrBufferFull { // the rest of a long line
+			_, err = r.ReadSlice('\n')
+		}
+		switch {
+		case err == io.EOF:
+			return n, nil
+		case err != nil:
 			return n, err
 		}
 	}
 }
+
+// frameStart begins every frame record.
+var frameStart = []byte(`{"type":"frame"`)
 
 // Prune removes transcripts in dir started more than olderThan ago (when
 // olderThan > 0) and all but the newest keep (when keep > 0). It returns the

@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,5 +125,46 @@ func TestListAndPrune(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "notes.jsonl")); err != nil {
 		t.Errorf("Prune touched a file that is not a transcript: %v", err)
+	}
+}
+
+// A proxy recording has no meta record: Stat reads the server, the client
+// and the protocol from its handshake frames (the legacy initialize, and
+// the 2026-07-28 era's server/discover), so jig sessions and the picker of
+// jig open can say who spoke.
+func TestStatReadsTheHandshake(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		frames                   []string
+		server, client, protocol string
+	}{
+		{[]string{
+			`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"claude-ai","version":"0.1.0"}}}`,
+			`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"mcp-servers/everything","version":"2.0.0"}}}`,
+		}, "mcp-servers/everything 2.0.0", "claude-ai 0.1.0", "2025-06-18"},
+		{[]string{
+			`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"jig","version":"0.1.0"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+			`{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"jig-demo","version":"1.0.0"}},"supportedVersions":["2025-11-25","2026-07-28"]}}`,
+		}, "jig-demo 1.0.0", "jig 0.1.0", "2026-07-28"},
+		{[]string{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`}, "", "", ""},
+	}
+	for i, c := range cases {
+		log := frames.NewLog(nil)
+		path, closer, err := ForLog(log, Options{Path: filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i)), Mode: "proxy"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, raw := range c.frames {
+			dir := frames.ClientToServer
+			if j%2 == 1 {
+				dir = frames.ServerToClient
+			}
+			log.Append(frames.Frame{Dir: dir, Raw: []byte(raw)})
+		}
+		closer()
+		s, err := Stat(path)
+		if err != nil || s.Server != c.server || s.Client != c.client || s.Protocol != c.protocol || s.Frames != len(c.frames) {
+			t.Errorf("case %d: Stat = %+v, %v; want server %q, client %q, protocol %q", i, s, err, c.server, c.client, c.protocol)
+		}
 	}
 }
