@@ -465,6 +465,22 @@ func utf8Error(raw []byte) string {
 	return "invalid UTF-8"
 }
 
+// isText reports whether bytes that failed to parse are no JSON at all
+// ("Server listening...", "not json"), not JSON that breaks somewhere.
+func isText(t []byte) bool {
+	if len(t) == 0 || bytes.ContainsAny(t[:1], "{[\"-0123456789") {
+		return false
+	}
+	for _, lit := range []string{"true", "false", "null"} {
+		if n := min(len(t), len(lit)); string(t[:n]) == lit[:n] && (len(t) <= len(lit) || !isLetter(t[len(lit)])) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
 // jsonError describes where a JSON text breaks, as "invalid JSON at byte N: ...".
 func jsonError(raw []byte) string {
 	var v any
@@ -473,7 +489,7 @@ func jsonError(raw []byte) string {
 		return ""
 	}
 	if se, ok := err.(*json.SyntaxError); ok {
-		if t := bytes.TrimLeft(raw, " \t\r\n"); se.Offset == int64(len(raw)-len(t))+1 && !bytes.ContainsAny(t[:1], "{[\"-0123456789tfn") {
+		if t := bytes.TrimLeft(raw, " \t\r\n"); isText(t) {
 			// Not broken JSON but no JSON at all: a line of text.
 			return "not JSON: a line of text, not a JSON-RPC message"
 		}

@@ -34,6 +34,8 @@ func TestClassify(t *testing.T) {
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, KindBatch, "", "", 0, "batch"},
 		{`hello from print()`, KindInvalid, "", "", 0, "not JSON: a line of text"},
 		{`[INFO] ready`, KindInvalid, "", "", 0, "invalid JSON at byte 2"},
+		{`not json at all`, KindInvalid, "", "", 0, "not JSON: a line of text"},
+		{`nul`, KindInvalid, "", "", 0, "invalid JSON"},
 		{`{"jsonrpc":"2.0","id":5,"res`, KindInvalid, "", "5", 0, "invalid JSON"}, // cut off: its id still says what it answered
 		{"{\"a\":\"\xff\"}", KindInvalid, "", "", 0, "UTF-8"},
 		{`{"id":1,"method":"x"}`, KindInvalid, "x", "1", 0, "not JSON-RPC 2.0"},

@@ -216,7 +216,7 @@ func StatusNote(resp *http.Response, what string) string {
 		reason = http.StatusText(resp.StatusCode)
 	}
 	switch {
-	case what == "":
+	case what == "", strings.EqualFold(what, reason):
 		return reason
 	case reason == "":
 		return what

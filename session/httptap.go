@@ -42,9 +42,31 @@ type httpTap struct {
 	probe atomic.Bool
 
 	mu      sync.Mutex
+	last    lastRequest      // the SDK's last POST of a message, for SendRaw
 	busy    int              // round trips in flight and event streams open
 	streams map[*sseTap]bool // the open event streams
 	idle    chan struct{}    // closed when busy drops to 0 (made by settle)
+}
+
+// lastRequest is where the SDK last posted a message, with its headers.
+type lastRequest struct {
+	url    string
+	header http.Header
+}
+
+func (t *httpTap) remember(req *http.Request) {
+	t.mu.Lock()
+	t.last = lastRequest{req.URL.String(), req.Header.Clone()}
+	t.mu.Unlock()
+}
+
+// lastPost is the URL and a copy of the headers of the SDK's last POST of
+// a message: the session's endpoint, session id, protocol version and
+// authorization.
+func (t *httpTap) lastPost() (string, http.Header) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.last.url, t.last.header.Clone()
 }
 
 func (t *httpTap) begin() {
@@ -127,6 +149,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var body []byte
 	probing := false
+	raw, _ := req.Context().Value(rawKey{}).(bool)
 	if req.Body != nil && req.Body != http.NoBody {
 		var err error
 		body, err = io.ReadAll(req.Body)
@@ -135,7 +158,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		var method string
-		if t.era != nil {
+		if t.era != nil && !raw {
 			body, method = t.era.complete(body)
 			// The 2026-07-28 era mirrors the method into a header on every
 			// POST; the SDK leaves it off the messages it writes on its own.
@@ -151,6 +174,9 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		if method == "server/discover" && req.Header.Get("Mcp-Session-Id") == "" && t.probe.CompareAndSwap(true, false) {
 			req.Header.Set("Mcp-Session-Id", probeSessionID)
 			probing = true
+		}
+		if req.Method == http.MethodPost && !raw && !probing {
+			t.remember(req)
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.ContentLength = int64(len(body))

@@ -123,6 +123,7 @@ type Session struct {
 	client  *mcp.Client
 	cs      *mcp.ClientSession
 	proc    *process
+	line    *lineTap // stdio and the demo server: the line stream
 	http    *httpTap // HTTP targets: what is still in flight
 	info    Info
 	stop    func() // stops an in-process demo server
@@ -386,7 +387,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.proc = p
+		s.proc, s.line = p, p.tap
 		return idTransport{&mcp.IOTransport{Reader: p.tap, Writer: p.tap, MaxLineLength: -1}, s.era}, nil
 	case TransportDemo:
 		release := t.Release
@@ -409,6 +410,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 			s2cW.Close()
 		}()
 		tap := newLineTap(s.Log, c2sW, s2cR)
+		s.line = tap
 		// The server's last lines are in the Log once the tap has read them all.
 		s.stop = func() { c2sW.Close(); cancel(); <-done; <-tap.done }
 		return idTransport{&mcp.IOTransport{Reader: tap, Writer: tap, MaxLineLength: -1}, s.era}, nil

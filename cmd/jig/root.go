@@ -102,6 +102,7 @@ func newRoot(st *streams) *cobra.Command {
 		newReadCmd(st, runRead),
 		newPromptsCmd(st, runList),
 		newPromptCmd(st, runPrompt),
+		newSendCmd(st, runSend),
 		newReplayCmd(st, runReplay),
 		newReviewCmd(st, runReview),
 		newProxyCmd(st, runProxy),
