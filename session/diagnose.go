@@ -388,21 +388,17 @@ func capabilityOf(method string) string {
 // and said so; the error is no fault of the request.
 func (s *Session) undeclared(method string, re *RPCError) string {
 	capability := capabilityOf(method)
-	if re.Code != -32601 || capability == "" || s.Declares(capability) {
+	if re.Code != -32601 || capability == "" {
+		return ""
+	}
+	if s.ServerDeclares(capability) {
+		if ok, why := s.CanSubscribe(); method == "resources/subscribe" && !ok {
+			return why + ", so it has no resources/subscribe"
+		}
 		return ""
 	}
 	return fmt.Sprintf("the server did not declare the %s capability in its handshake (it declared: %s), so it has no %s",
 		capability, strings.Join(orNone(s.DeclaredCapabilities()), ", "), method)
-}
-
-// Declares reports whether the server declared capability in its handshake.
-func (s *Session) Declares(capability string) bool {
-	for _, c := range s.DeclaredCapabilities() {
-		if c == capability {
-			return true
-		}
-	}
-	return false
 }
 
 // DeclaredCapabilities are the names of the capabilities the server

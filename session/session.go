@@ -79,6 +79,9 @@ type Options struct {
 	// notifications/resources/list_changed and prompts/list_changed.
 	OnResourcesChanged func()
 	OnPromptsChanged   func()
+	// OnResourceUpdated is called (off the SDK's goroutine) with the URI of
+	// each notifications/resources/updated a subscription brings.
+	OnResourceUpdated func(uri string)
 	// Sampling answers the server's sampling/createMessage requests (when
 	// "sampling" is declared). Nil keeps jig non-interactive: a canned,
 	// clearly labelled reply (CannedSampling). The TUI sets it to ask a human.
@@ -134,6 +137,8 @@ type Session struct {
 	hookMu      sync.Mutex
 	hookClaimed map[int]bool // server→client request frames handed to a hook
 	progress    progressRoutes
+	watchMu     sync.Mutex
+	watch       func(uri string) // see WatchResources
 
 	redact *frames.Redactor
 	auth   *oauth.Handler // nil unless OAuth is on for this target
@@ -354,6 +359,11 @@ func (s *Session) clientOptions() *mcp.ClientOptions {
 	}
 	o.PromptListChangedHandler = func(ctx context.Context, req *mcp.PromptListChangedRequest) {
 		goHook(s.opts.OnPromptsChanged)
+	}
+	o.ResourceUpdatedHandler = func(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+		if req.Params != nil {
+			s.resourceUpdated(req.Params.URI)
+		}
 	}
 	return o
 }

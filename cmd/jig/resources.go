@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -104,6 +105,12 @@ type readOptions struct {
 	frames  framesFlag
 	uri     string
 	command []string // the server's command after --
+	// subscribe keeps the session open after the read and reads again on
+	// each notifications/resources/updated, for watchFor (0: until
+	// interrupted) or until updates have come.
+	subscribe bool
+	watchFor  time.Duration
+	updates   int
 }
 
 // listLine renders one listed item: its key field, its title or name when
@@ -146,10 +153,20 @@ func newReadCmd(st *streams, runF runFunc[readOptions]) *cobra.Command {
 	}
 	o.target.bind(cmd)
 	o.frames.bind(cmd)
+	fl := cmd.Flags()
+	fl.BoolVar(&o.subscribe, "subscribe", false, "subscribe after reading, and read again on each notifications/resources/updated")
+	fl.DurationVar(&o.watchFor, "for", 0, "with --subscribe: stop after this long (default: until ctrl+c)")
+	fl.IntVar(&o.updates, "updates", 0, "with --subscribe: stop after this many updates")
 	return cmd
 }
 
 func runRead(ctx context.Context, o *readOptions, st *streams) error {
+	if (o.watchFor != 0 || o.updates != 0) && !o.subscribe {
+		return usageErr("--for and --updates go with --subscribe")
+	}
+	if o.watchFor < 0 || o.updates < 0 {
+		return usageErr("--for and --updates must be positive")
+	}
 	return withSession(ctx, st, &o.target, o.command, &o.frames, o.uri, func(ctx context.Context, s *session.Session) error {
 		ex, err := s.ReadResource(ctx, o.uri)
 		if _, refused := err.(*session.RPCError); refused {
@@ -157,8 +174,72 @@ func runRead(ctx context.Context, o *readOptions, st *streams) error {
 				fmt.Fprintf(st.err, "jig: the server did not list a resource %q%s\n", o.uri, hint)
 			}
 		}
-		return printExchange(st, ex, err)
+		if err := printExchange(st, ex, err); err != nil || !o.subscribe {
+			return err
+		}
+		return o.watch(ctx, st, s)
 	})
+}
+
+// watch subscribes to the resource and reads it again on each update,
+// until --for, --updates or an interrupt; then it unsubscribes.
+func (o *readOptions) watch(ctx context.Context, st *streams, s *session.Session) error {
+	if ok, why := s.CanSubscribe(); !ok {
+		fmt.Fprintf(st.err, "jig: warning: %s; subscribing anyway\n", why)
+	}
+	updated := make(chan string, 64)
+	s.WatchResources(func(uri string) {
+		select {
+		case updated <- uri:
+		default: // a reader this far behind reads the newest state anyway
+		}
+	})
+	if p, ok := ctx.(interface{ Wait(bool) }); ok {
+		p.Wait(true) // the watch outlives --timeout, which bounds each request
+	}
+	if _, err := s.Subscribe(o.requestCtx(ctx), o.uri); err != nil {
+		return err
+	}
+	start := time.Now()
+	fmt.Fprintf(st.err, "jig: subscribed to %s; reading it again on each update (ctrl+c stops)\n", o.uri)
+	var stop <-chan time.Time
+	if o.watchFor > 0 {
+		stop = time.After(o.watchFor)
+	}
+	for n := 0; o.updates == 0 || n < o.updates; {
+		select {
+		case uri := <-updated:
+			fmt.Fprintf(st.err, "jig: notifications/resources/updated %s (after %s)\n", uri, time.Since(start).Round(time.Millisecond))
+			if uri != o.uri {
+				continue
+			}
+			n++
+			ex, err := s.ReadResource(o.requestCtx(ctx), o.uri)
+			if err := printExchange(st, ex, err); err != nil {
+				return err
+			}
+		case <-stop:
+			return o.unsubscribe(s)
+		case <-ctx.Done():
+			o.unsubscribe(s)
+			return ctx.Err()
+		}
+	}
+	return o.unsubscribe(s)
+}
+
+// requestCtx bounds one request of the watch by --timeout.
+func (o *readOptions) requestCtx(ctx context.Context) context.Context {
+	c, cancel := context.WithTimeout(ctx, o.target.timeout)
+	context.AfterFunc(c, cancel)
+	return c
+}
+
+func (o *readOptions) unsubscribe(s *session.Session) error {
+	ctx, cancel := context.WithTimeout(context.Background(), o.target.timeout)
+	defer cancel()
+	_, err := s.Unsubscribe(ctx, o.uri)
+	return err
 }
 
 // promptOptions are jig prompt's.
