@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mcpjig/jig/frames"
 )
@@ -153,33 +154,33 @@ func strayStdout(t Target, ev *evidence, _ error) *Hint {
 }
 
 var (
-	listenURL  = regexp.MustCompile(`https?://[^\s"'<>]+`)
-	listenPort = regexp.MustCompile(`(?i)\bport:?\s+(\d{2,5})\b`)
+	listenURL  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s"'<>]+`) })
+	listenPort = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bport:?\s+(\d{2,5})\b`) })
 )
 
 // listensAt is the URL a server's banner says it listens at, or "".
 func listensAt(lines []*frames.Frame) string {
 	for _, f := range lines {
-		if u := listenURL.Find(f.Raw); u != nil {
+		if u := listenURL().Find(f.Raw); u != nil {
 			s := strings.TrimRight(string(u), ".,;)")
 			if p, err := url.Parse(s); err == nil && (p.Path == "" || p.Path == "/") {
 				s = strings.TrimRight(s, "/") + "/mcp"
 			}
 			return s
 		}
-		if m := listenPort.FindSubmatch(f.Raw); m != nil {
+		if m := listenPort().FindSubmatch(f.Raw); m != nil {
 			return "http://127.0.0.1:" + string(m[1]) + "/mcp"
 		}
 	}
 	return ""
 }
 
-var httpWords = regexp.MustCompile(`(?i)\b(https?|sse)\b.*\bserver\b|\blistening\b`)
+var httpWords = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(https?|sse)\b.*\bserver\b|\blistening\b`) })
 
 // httpBanner reports whether a line says an HTTP server is starting.
 func httpBanner(lines []*frames.Frame) bool {
 	for _, f := range lines {
-		if httpWords.Match(f.Raw) {
+		if httpWords().Match(f.Raw) {
 			return true
 		}
 	}
@@ -315,15 +316,17 @@ func statusBody(f *frames.Frame) string {
 }
 
 var (
-	htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>.*?</title>|<head.*?</head>|<(script|style)[^>]*>.*?</(script|style)>`)
-	htmlTag   = regexp.MustCompile(`(?s)<[^>]*>`)
+	htmlTitle = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)<title[^>]*>.*?</title>|<head.*?</head>|<(script|style)[^>]*>.*?</(script|style)>`)
+	})
+	htmlTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<[^>]*>`) })
 )
 
 // oneLine is a body as a hint quotes it: an HTML page's text without its
 // markup, on one line, at most 160 runes.
 func oneLine(body string) string {
 	if strings.HasPrefix(strings.TrimSpace(body), "<") {
-		body = htmlTag.ReplaceAllString(htmlTitle.ReplaceAllString(body, " "), " ")
+		body = htmlTag().ReplaceAllString(htmlTitle().ReplaceAllString(body, " "), " ")
 	}
 	s := strings.Join(strings.Fields(body), " ")
 	if r := []rune(s); len(r) > 160 {

@@ -103,6 +103,8 @@ func newRoot(st *streams) *cobra.Command {
 		newPromptsCmd(st, runList),
 		newPromptCmd(st, runPrompt),
 		newSendCmd(st, runSend),
+		newCompleteCmd(st, runComplete),
+		newPingCmd(st, runPing),
 		newReplayCmd(st, runReplay),
 		newReviewCmd(st, runReview),
 		newProxyCmd(st, runProxy),

@@ -331,7 +331,9 @@ func Stat(path string) (Session, error) {
 
 // handshakeLine marks the records of a session's opening requests and
 // their results, the only frames Stat decodes.
-var handshakeLine = regexp.MustCompile(`^\{"type":"frame".{0,200}"method":"(initialize|server/discover)"`)
+var handshakeLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\{"type":"frame".{0,200}"method":"(initialize|server/discover)"`)
+})
 
 // scanFrames counts the frame records of a transcript read from r and
 // reads its handshake from them on the way, decoding no other frame.
@@ -342,7 +344,7 @@ func scanFrames(r *bufio.Reader, hs *frames.Handshake) (int, error) {
 		whole := err != bufio.ErrBufferFull
 		if bytes.HasPrefix(line, frameStart) {
 			n++
-			if whole && n <= 64 && handshakeLine.Match(line) {
+			if whole && n <= 64 && handshakeLine().Match(line) {
 				if f, ferr := frames.DecodeRecordFrame(line); ferr == nil {
 					hs.Add(f.Dir, f.Kind, f.Raw)
 				}
