@@ -88,7 +88,7 @@ func runComplete(ctx context.Context, o *completeOptions, st *streams) error {
 
 // completionCount says how many values came and how many there are.
 func completionCount(c *session.Completion) string {
-	s := plural(len(c.Values), "value")
+	s := countOf(len(c.Values), "value")
 	switch {
 	case c.Total > len(c.Values):
 		s += fmt.Sprintf(" of %d", c.Total)

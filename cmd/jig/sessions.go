@@ -128,7 +128,7 @@ func runPrune(ctx context.Context, o *sessionsOptions, st *streams) error {
 	if err != nil {
 		return usageErr("pruning %s: %v", dir, err)
 	}
-	fmt.Fprintf(st.err, "%s deleted\n", plural(len(removed), "session"))
+	fmt.Fprintf(st.err, "%s deleted\n", countOf(len(removed), "session"))
 	return nil
 }
 
@@ -136,7 +136,7 @@ func runPrune(ctx context.Context, o *sessionsOptions, st *streams) error {
 // when none did, so an empty answer is never silence.
 func (o *sessionsOptions) wouldMatch(n int) string {
 	if n > 0 {
-		return fmt.Sprintf("%s would be deleted", plural(n, "session"))
+		return fmt.Sprintf("%s would be deleted", countOf(n, "session"))
 	}
 	var rules []string
 	if o.olderThan > 0 {
@@ -148,8 +148,8 @@ func (o *sessionsOptions) wouldMatch(n int) string {
 	return "no session matches (" + strings.Join(rules, ", or ") + ")"
 }
 
-// plural is "1 session", "2 sessions".
-func plural(n int, noun string) string {
+// countOf is "1 session", "2 sessions".
+func countOf(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
