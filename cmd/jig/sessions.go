@@ -148,10 +148,3 @@ func (o *sessionsOptions) wouldMatch(n int) string {
 	return "no session matches (" + strings.Join(rules, ", or ") + ")"
 }
 
-// countOf is "1 session", "2 sessions".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
