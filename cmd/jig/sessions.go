@@ -147,4 +147,3 @@ func (o *sessionsOptions) wouldMatch(n int) string {
 	}
 	return "no session matches (" + strings.Join(rules, ", or ") + ")"
 }
-
