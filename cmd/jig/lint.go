@@ -15,6 +15,7 @@ import (
 	"github.com/mcpjig/jig/frames/lint"
 	"github.com/mcpjig/jig/frames/surface"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/lintprobe"
 )
 
 // lintOptions are jig lint's.
@@ -32,7 +33,8 @@ type lintOptions struct {
 	sarifURI  string
 	listRules bool
 	// formatChanged: --format was given (it must agree with --json).
-	formatChanged bool
+	formatChanged      bool
+	probe, allowWrites bool
 }
 
 // lintConfigFile is the rules file jig lint reads from the working
@@ -49,6 +51,13 @@ spec does not allow. Each finding has a rule id, a severity, the JSON
 Pointer it is about, and a fix; jig lint --list-rules says why each rule
 matters.
 
+--probe also calls the tools annotated read-only with boundary arguments
+derived from their schemas (an unparseable date, a limit of 1000, a known
+name in another case) and reports what they silently accepted, with the
+evidence ("since='last month' accepted, 0 results, no error"). It never
+calls a tool not annotated readOnlyHint: true unless --allow-writes is given,
+and makes at most 200 calls.
+
 Rules are configured by .jig-lint.json in the working directory (or --rules
 FILE): {"disable": [...], "severity": {"rule": "error"}, "ignore": [{"rule":
 ..., "item": "tool NAME", "path": ..., "reason": ...}],
@@ -61,6 +70,7 @@ const lintExample = `  jig lint --demo
   jig lint --format sarif -- node server.js > lint.sarif
   jig lint --config mcp.json --server github --fail-on warning
   jig lint --surface surface.json --json
+  jig lint --demo --probe
   jig lint --list-rules`
 
 func newLintCmd(st *streams, run runFunc[lintOptions]) *cobra.Command {
@@ -88,6 +98,8 @@ func newLintCmd(st *streams, run runFunc[lintOptions]) *cobra.Command {
 	fl.StringVar(&o.surface, "surface", "", "lint a surface file (jig surface save) instead of a live server")
 	fl.StringVar(&o.sarifURI, "sarif-uri", "", "the file SARIF results point at (default: --config, the server's script, or --surface)")
 	fl.BoolVar(&o.listRules, "list-rules", false, "list the rules with their severity and why, and exit")
+	fl.BoolVar(&o.probe, "probe", false, "also call read-only tools with boundary arguments and report what they silently accept")
+	fl.BoolVar(&o.allowWrites, "allow-writes", false, "with --probe: also call tools not annotated read-only")
 	return cmd
 }
 
@@ -103,13 +115,13 @@ func runLint(ctx context.Context, o *lintOptions, st *streams) error {
 	if err != nil {
 		return err
 	}
-	sf, err := o.list(ctx, st)
+	sf, evidence, err := o.list(ctx, st)
 	if err != nil {
 		return err
 	}
-	fs := lint.Lint(sf, cfg)
+	fs := lint.Lint(sf, cfg, evidence...)
 	r := lint.Report{Format: 1, Server: sf.Server.Name, Version: sf.Server.Version, Tools: len(sf.Tools), Prompts: len(sf.Prompts),
-		Findings: fs, Counts: lint.Count(fs)}
+		Probed: o.probe, Findings: fs, Counts: lint.Count(fs)}
 	if err := o.write(st, r, sf); err != nil {
 		return err
 	}
@@ -132,6 +144,12 @@ func (o *lintOptions) check() (lint.Severity, error) {
 	default:
 		return 0, usageErr("--format %q: use text, json, sarif or junit", o.format)
 	}
+	switch {
+	case o.allowWrites && !o.probe:
+		return 0, usageErr("--allow-writes applies only with --probe")
+	case o.probe && o.surface != "":
+		return 0, usageErr("--probe calls a live server's tools: give a target, not --surface")
+	}
 	if o.failOn == "none" {
 		return lint.Error + 1, nil
 	}
@@ -142,18 +160,29 @@ func (o *lintOptions) check() (lint.Severity, error) {
 	return s, nil
 }
 
-// list is the surface to lint: the --surface file, or the live server's.
-func (o *lintOptions) list(ctx context.Context, st *streams) (*surface.Surface, error) {
+// list is the surface to lint: the --surface file, or the live server's;
+// with --probe, the evidence of calls to its tools too.
+func (o *lintOptions) list(ctx context.Context, st *streams) (*surface.Surface, []lint.Finding, error) {
 	if o.surface != "" {
-		return loadSurface(o.surface)
+		sf, err := loadSurface(o.surface)
+		return sf, nil, err
 	}
 	var sf *surface.Surface
+	var evidence []lint.Finding
 	err := withSession(ctx, st, &o.target, o.command, &o.frames, "lint", func(ctx context.Context, s *session.Session) error {
 		var err error
-		sf, err = s.Surface(ctx)
-		return err
+		if sf, err = s.Surface(ctx); err != nil || !o.probe {
+			return err
+		}
+		res := lintprobe.Run(ctx, s, sf, lintprobe.Options{AllowWrites: o.allowWrites})
+		fmt.Fprintf(st.err, "probe: %d call%s to %d tool%s (%s)\n", res.Calls, plural(res.Calls), len(res.Called), plural(len(res.Called)), strings.Join(res.Called, ", "))
+		for _, s := range res.Skipped {
+			fmt.Fprintln(st.err, "probe: not called:", s)
+		}
+		evidence = res.Findings
+		return nil
 	})
-	return sf, err
+	return sf, evidence, err
 }
 
 // write prints the report in the chosen format, or writes it to --output.

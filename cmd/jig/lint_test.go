@@ -93,6 +93,7 @@ func TestLintFormatsAndConfig(t *testing.T) {
 		{[]string{"--format", "xml"}, `--format "xml": use text, json, sarif or junit`},
 		{[]string{"--fail-on", "fatal"}, `--fail-on: unknown severity "fatal"`},
 		{[]string{"--rules", filepath.Join(dir, "none.json")}, "--rules: open"},
+		{[]string{"--allow-writes"}, "--allow-writes applies only with --probe"},
 	} {
 		code, _, errOut := jig(t, "", append([]string{"lint", "--demo", "--no-record"}, bad.args...)...)
 		if code != exitUsage || !strings.Contains(errOut, bad.want) {
@@ -132,5 +133,23 @@ func TestLintRealServers(t *testing.T) {
 	var r lint.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitOK || r.Tools < 10 || r.Counts.Error != 0 {
 		t.Errorf("server-everything: exit %d, %v, %+v\n%s", code, err, r.Counts, errOut)
+	}
+}
+
+// jig lint --probe: the seed's first defect as a call's evidence, and what
+// it did not call on stderr.
+func TestLintProbe(t *testing.T) {
+	code, out, errOut := jig(t, "", "lint", "--demo", "--no-record", "--probe")
+	if code != exitOK || !strings.Contains(out, "  warning probe-unparseable-date-accepted  /inputSchema/properties/since\n") ||
+		!strings.Contains(out, "          seen: since='last month' accepted, 0 results, no error\n") || !strings.Contains(out, "(6 tools, 1 prompt, probed)") {
+		t.Errorf("lint --probe: exit %d\n%s", code, out)
+	}
+	if !strings.Contains(errOut, "probe: not called: cancel_order: not annotated read-only (--allow-writes calls it)") {
+		t.Errorf("stderr: %s", errOut)
+	}
+	surf := filepath.Join(t.TempDir(), "s.json")
+	jig(t, "", "surface", "save", "--demo", "--no-record", "--output", surf)
+	if code, _, errOut := jig(t, "", "lint", "--surface", surf, "--probe"); code != exitUsage || !strings.Contains(errOut, "give a target, not --surface") {
+		t.Errorf("--probe --surface: exit %d %s", code, errOut)
 	}
 }

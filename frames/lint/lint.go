@@ -6,7 +6,8 @@
 // model's input: these faults live there, not in the handler.
 //
 // Lint reads a surface (frames/surface) and, when jig probed the server
-// (session/probe), the evidence its calls gave. Each Finding names its rule,
+// (session/lintprobe, which ProbePlan tells what to try), the evidence its
+// calls gave. Each Finding names its rule,
 // a severity, the item and JSON Pointer it is about, what is wrong there,
 // and how to fix it; Rules is the catalogue, with the one-line why of each.
 package lint
