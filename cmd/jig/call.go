@@ -77,7 +77,7 @@ func newCallCmd(st *streams, runF runFunc[callOptions]) *cobra.Command {
 			o.tool, o.command = args[0], args[1:]
 			if dash := cmd.ArgsLenAtDash(); dash > 1 {
 				return usageErr("call takes one tool name before --, got %q", args[:dash])
-			} else if dash < 0 && len(args) > 1 {
+			} else if dash < 0 && len(args) > 1 && !urlAfter(cmd, args, 1) {
 				return usageErr("call takes one tool name; put a server command after -- (jig call %s -- %s)", o.tool, strings.Join(args[1:], " "))
 			}
 			return runF(cmd.Context(), o, st)

@@ -604,6 +604,20 @@ func TestURLInPlaceOfACommand(t *testing.T) {
 			t.Errorf("jig %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out, errOut)
 		}
 	}
+	code, out, errOut := jig(t, "", "call", "echo", "--args", `{"text":"hi"}`, ts.URL)
+	if code != exitOK || !strings.Contains(out, "hi") {
+		t.Errorf("jig call echo --args … URL: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	dir := t.TempDir()
+	if code, _, errOut := jig(t, "", "call", "echo", "--args", `{"text":"hi"}`, "--pin", filepath.Join(dir, "echo.json"), ts.URL); code != exitOK {
+		t.Fatalf("pin: exit %d\n%s", code, errOut)
+	}
+	if code, out, errOut := jig(t, "", "replay", dir, ts.URL); code != exitOK {
+		t.Errorf("jig replay DIR URL: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if code, _, errOut := jig(t, "", "tools", "--url", "127.0.0.1:3911/mcp"); code != exitUsage || !strings.Contains(errOut, "try --url http://127.0.0.1:3911/mcp") {
+		t.Errorf("--url without a scheme: exit %d, want %d and the URL it means\n%s", code, exitUsage, errOut)
+	}
 	if code, _, errOut := jig(t, "", "tools", "--url", ts.URL, ts.URL); code != exitUsage || !strings.Contains(errOut, "exactly one server") {
 		t.Errorf("--url and a URL: exit %d, stderr:\n%s", code, errOut)
 	}

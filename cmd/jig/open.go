@@ -68,6 +68,8 @@ func newOpenCmd(st *streams, runF runFunc[openOptions]) *cobra.Command {
 					return usageErr("open takes one FILE before --, got %d", dash)
 				}
 				o.command = args[1:]
+			} else if urlAfter(cmd, args, 1) {
+				o.command = args[1:]
 			} else if len(args) > 1 {
 				return usageErr("open takes one FILE; a server command goes after --: jig open %s -- %s", args[0], shellQuote(args[1]))
 			}

@@ -88,7 +88,7 @@ func newReplayCmd(st *streams, runF runFunc[replayOptions]) *cobra.Command {
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dash := cmd.ArgsLenAtDash()
-			if dash > 1 || (dash < 0 && len(args) > 1) {
+			if dash > 1 || (dash < 0 && len(args) > 1 && !urlAfter(cmd, args, 1)) {
 				return usageErr("replay takes one fixture file or directory; put a server command after -- (jig replay fixtures/ -- node server.js)")
 			}
 			o.path, o.command = args[0], args[1:]

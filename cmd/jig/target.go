@@ -203,13 +203,14 @@ func (f *targetFlags) chooseTarget(command []string) (session.Target, error) {
 	if len(f.inputs) > 0 && f.config == "" {
 		return session.Target{}, usageErr("--input only applies to --config files that use ${input:ID}")
 	}
-	if len(command) == 1 && f.url == "" && isURL(command[0]) {
+	url := f.url
+	if len(command) == 1 && url == "" && isURL(command[0]) {
 		// No program is named like a URL: the user meant the server at it,
 		// as other MCP clients take it.
-		f.url, command = command[0], nil
+		url, command = command[0], nil
 	}
 	n := 0
-	for _, given := range []bool{f.demo, f.url != "", f.config != "", len(command) > 0} {
+	for _, given := range []bool{f.demo, url != "", f.config != "", len(command) > 0} {
 		if given {
 			n++
 		}
@@ -224,8 +225,11 @@ func (f *targetFlags) chooseTarget(command []string) (session.Target, error) {
 			return session.Target{}, usageErr("--release %d: the demo server has releases 1, 2 and 3", f.release)
 		}
 		return session.Target{Transport: session.TransportDemo, Release: f.release}, nil
-	case f.url != "":
-		t := session.Target{Transport: session.TransportStreamable, URL: f.url}
+	case url != "":
+		if !isURL(url) {
+			return session.Target{}, usageErr("--url %q is not an http:// or https:// URL (try --url http://%s)", url, strings.TrimPrefix(url, "//"))
+		}
+		t := session.Target{Transport: session.TransportStreamable, URL: url}
 		return t, f.httpTransport(&t)
 	case f.config != "":
 		t, err := session.LoadConfigTarget(f.config, f.server)
@@ -244,6 +248,12 @@ func (f *targetFlags) chooseTarget(command []string) (session.Target, error) {
 	}
 
 	return session.Target{Transport: session.TransportStdio, Command: command}, nil
+}
+
+// urlAfter reports whether args, with no --, are n names and then one URL:
+// the server at it (see chooseTarget), as other MCP clients take it.
+func urlAfter(cmd *cobra.Command, args []string, n int) bool {
+	return cmd.ArgsLenAtDash() < 0 && len(args) == n+1 && isURL(args[n])
 }
 
 // isURL reports whether arg is an http(s) URL rather than a command.
