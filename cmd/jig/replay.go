@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,7 @@ type replayOptions struct {
 	reuse        bool
 	retarget     bool
 	surface      string
+	shard        string
 
 	overridden      bool     // a target was given on the command line
 	protocolChanged bool     // --protocol-version was given
@@ -113,6 +115,7 @@ func newReplayCmd(st *streams, runF runFunc[replayOptions]) *cobra.Command {
 	fl.IntVar(&o.parallel, "parallel", 4, "sessions replayed at once (each fixture gets its own)")
 	fl.BoolVar(&o.reuse, "reuse-session", false, "share one session per target among its fixtures, calls pipelined (only for stateless servers)")
 	fl.IntVar(&o.inFlight, "in-flight", 8, "with --reuse-session: calls in flight per session")
+	fl.StringVar(&o.shard, "shard", "", "replay only shard I of N (I/N, from 1): fixtures are split by a hash of their file name, so adding one moves no other")
 	fl.StringVar(&o.surface, "surface", "", "also list the server's surface and fail on any change this surface file has not accepted (see jig surface)")
 	return cmd
 }
@@ -329,6 +332,13 @@ func (o *replayOptions) replayAll(ctx context.Context, st *streams, code *worstC
 		return tally{}, nil, err
 	}
 	cases, loadErrs := replay.Load(o.path, skip...)
+	if o.shard != "" {
+		i, n, err := parseShard(o.shard)
+		if err != nil {
+			return tally{}, nil, err
+		}
+		cases, loadErrs = inShard(cases, loadErrs, i, n)
+	}
 	for _, e := range loadErrs {
 		fmt.Fprintf(st.err, "jig: %s\n", red.Text(e.Error()))
 	}
@@ -570,4 +580,37 @@ func recordInto(dir string, red *fixture.Redactor) func(name string, opts sessio
 		}
 		return func() { _ = closer() }, nil
 	}
+}
+
+// parseShard reads --shard I/N.
+func parseShard(s string) (i, n int, err error) {
+	if _, err := fmt.Sscanf(s, "%d/%d", &i, &n); err != nil || n < 1 || i < 1 || i > n || fmt.Sprintf("%d/%d", i, n) != s {
+		return 0, 0, usageErr("--shard %q: expected I/N with 1 <= I <= N, e.g. --shard 2/4", s)
+	}
+	return i, n, nil
+}
+
+// inShard keeps the fixtures (and the files that did not load) of shard i of
+// n: a file belongs to the shard its base name hashes to, so a fixture added
+// or removed moves no other between shards.
+func inShard(cases []replay.Case, loadErrs []error, i, n int) ([]replay.Case, []error) {
+	mine := func(name string) bool {
+		h := fnv.New32a()
+		h.Write([]byte(filepath.Base(name)))
+		return int(h.Sum32()%uint32(n)) == i-1
+	}
+	var cs []replay.Case
+	for _, c := range cases {
+		if mine(c.Path) {
+			cs = append(cs, c)
+		}
+	}
+	var errs []error
+	for _, e := range loadErrs {
+		var fe *fixture.FileError
+		if !errors.As(e, &fe) || mine(fe.File) {
+			errs = append(errs, e)
+		}
+	}
+	return cs, errs
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/session/replay"
 )
 
 // pinReviewFixtures pins, against the demo server's release 1, two searches
@@ -222,5 +224,72 @@ func TestReviewBadInput(t *testing.T) {
 	}
 	if code, _, errOut := jig(t, "", "review", filepath.Join(dir, "nope.json")); code != exitUsage && code != exitServerError {
 		t.Errorf("a missing file: exit %d\n%s", code, errOut)
+	}
+}
+
+// --shard I/N splits the fixtures by a hash of their file name: the shards
+// cover every fixture once, adding fixtures moves none of the others, and
+// jig review reads the shards' reports at once.
+func TestReplayShards(t *testing.T) {
+	t.Setenv("CI", "")
+	dir := pinReviewFixtures(t)
+	tmp := t.TempDir()
+	seen := map[string]int{}
+	var reports []string
+	for i := 1; i <= 2; i++ {
+		report := filepath.Join(tmp, fmt.Sprintf("shard-%d.json", i))
+		jig(t, "", "replay", dir, "--demo", "--release", "2", "--no-record", "--shard", fmt.Sprintf("%d/2", i), "--report", "json="+report)
+		doc, err := fixture.ReadReport(report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range doc.Scenarios {
+			seen[s.Scenario]++
+		}
+		reports = append(reports, report)
+	}
+	if len(seen) != 3 || seen["report"] != 1 || seen["search-acme"] != 1 || seen["search-globex"] != 1 {
+		t.Errorf("the shards must cover every fixture once: %v", seen)
+	}
+	code, out, errOut := jig(t, "", append([]string{"review"}, append(reports, "--json")...)...)
+	r := decodeReview(t, out)
+	if len(r.Items) != 4 {
+		t.Errorf("review of both shards: exit %d, %d items\n%s", code, len(r.Items), errOut)
+	}
+	for _, it := range r.Items {
+		if it.Item == "tool:search_orders" && len(it.Scenarios) != 2 {
+			t.Errorf("the tool-definition change is one item across shards, for both searches: %v", it.Scenarios)
+		}
+	}
+
+	// Stable under added fixtures: each file stays in its shard.
+	var cases []replay.Case
+	for i := range 50 {
+		cases = append(cases, replay.Case{Path: filepath.Join("fixtures", fmt.Sprintf("scenario-%d.json", i))})
+	}
+	where := func(cs []replay.Case, n int) map[string]int {
+		m := map[string]int{}
+		for i := 1; i <= n; i++ {
+			got, _ := inShard(cs, nil, i, n)
+			for _, c := range got {
+				m[c.Path] = i
+			}
+		}
+		return m
+	}
+	before := where(cases[:30], 4)
+	after := where(cases, 4)
+	for p, s := range before {
+		if after[p] != s {
+			t.Errorf("%s moved from shard %d to %d when fixtures were added", p, s, after[p])
+		}
+	}
+	if len(after) != len(cases) {
+		t.Errorf("the shards hold %d of %d fixtures", len(after), len(cases))
+	}
+	for _, bad := range []string{"0/2", "3/2", "1", "a/b", "1/0"} {
+		if code, _, errOut := jig(t, "", "replay", dir, "--shard", bad, "--no-record"); code != exitUsage || !strings.Contains(errOut, "--shard") {
+			t.Errorf("--shard %s: exit %d\n%s", bad, code, errOut)
+		}
 	}
 }
