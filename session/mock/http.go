@@ -123,8 +123,8 @@ func (h *httpHandler) conn(r *http.Request, body []byte) (*Conn, string, int) {
 		return c, "", 0
 	}
 	if s, e, ok := frames.MemberSpan(body, "method"); ok && string(body[s:e]) == `"initialize"` {
-		c := h.srv.NewConn()
 		id := rand.Text()
+		c := h.srv.NewConn(id)
 		h.mu.Lock()
 		h.sessions[id] = c
 		h.mu.Unlock()

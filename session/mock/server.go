@@ -54,8 +54,12 @@ type Options struct {
 	NoDelay bool
 	// Faults are injected before matching.
 	Faults []Fault
-	// Log, when set, gets every message in and out, for recording.
-	Log *frames.Log
+	// Log, when set, gets every message in and out, for recording; LogFor,
+	// when set, gives each client session a Log of its own (by its
+	// Mcp-Session-Id or SSE session, "" for stdio and for the requests of
+	// no session), asked when the session's first message arrives.
+	Log    *frames.Log
+	LogFor func(session string) *frames.Log
 }
 
 // A Server answers MCP requests from a Book. It is safe for concurrent use
@@ -88,7 +92,7 @@ func New(b *Book, opts Options) (*Server, error) {
 		opts.Speed = 1
 	}
 	s := &Server{book: b, opts: opts, served: make([]int, len(b.all)), faults: make([]int, len(opts.Faults))}
-	s.shared = s.NewConn()
+	s.shared = s.NewConn("")
 	return s, nil
 }
 
@@ -126,6 +130,9 @@ type Conn struct {
 	legacy   bool                          // initialize was answered
 	gone     chan struct{}                 // closed when the client hangs up
 	hungUp   sync.Once
+	key      string
+	logOnce  sync.Once
+	log      *frames.Log
 }
 
 // hangUp ends the requests that wait for the client to cancel them: the
@@ -142,9 +149,9 @@ func (c *Conn) park(ctx context.Context, send Sender) {
 	}
 }
 
-// NewConn starts a client session.
-func (s *Server) NewConn() *Conn {
-	return &Conn{srv: s, next: map[string]int{}, inflight: map[string]context.CancelFunc{}, pending: map[string]chan []byte{}, gone: make(chan struct{})}
+// NewConn starts a client session; key names it for LogFor.
+func (s *Server) NewConn(key string) *Conn {
+	return &Conn{srv: s, key: key, next: map[string]int{}, inflight: map[string]context.CancelFunc{}, pending: map[string]chan []byte{}, gone: make(chan struct{})}
 }
 
 // incoming is a message as received: decoded by the SDK, with the id's
@@ -180,7 +187,7 @@ func decode(raw []byte) (*incoming, error) {
 // send, and returns when the answer is sent (or the request cancelled, or
 // ctx done). It may be called concurrently for the messages of one Conn.
 func (c *Conn) Handle(ctx context.Context, raw []byte, send Sender) error {
-	c.srv.record(frames.ClientToServer, raw)
+	c.record(frames.ClientToServer, raw)
 	in, err := decode(raw)
 	if err != nil {
 		return c.send(send, errorMessage("null", jsonrpc.CodeParseError, "jig mock: the message is not JSON-RPC: "+err.Error(), nil))
@@ -382,13 +389,20 @@ func (c *Conn) send(send Sender, msg []byte) error {
 			return errClosed
 		}
 	}
-	c.srv.record(frames.ServerToClient, msg)
+	c.record(frames.ServerToClient, msg)
 	return send(msg)
 }
 
-func (s *Server) record(dir frames.Direction, raw []byte) {
-	if s.opts.Log != nil {
-		s.opts.Log.Append(frames.Frame{Dir: dir, Raw: append([]byte(nil), raw...)})
+// record appends a message to the session's recording.
+func (c *Conn) record(dir frames.Direction, raw []byte) {
+	c.logOnce.Do(func() {
+		c.log = c.srv.opts.Log
+		if c.srv.opts.LogFor != nil {
+			c.log = c.srv.opts.LogFor(c.key)
+		}
+	})
+	if c.log != nil && raw != nil {
+		c.log.Append(frames.Frame{Dir: dir, Raw: append([]byte(nil), raw...)})
 	}
 }
 

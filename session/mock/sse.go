@@ -45,7 +45,7 @@ func (h *sseHandler) open(w http.ResponseWriter, r *http.Request) {
 	id := rand.Text()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	sess := &sseSession{conn: h.srv.NewConn(), stream: &stream{w: w, started: true, sse: true}, ctx: ctx, cancel: cancel}
+	sess := &sseSession{conn: h.srv.NewConn(id), stream: &stream{w: w, started: true, sse: true}, ctx: ctx, cancel: cancel}
 	h.mu.Lock()
 	h.sessions[id] = sess
 	h.mu.Unlock()

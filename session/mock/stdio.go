@@ -19,7 +19,7 @@ const maxLine = 64 << 20
 // requests in flight are answered) or a close-after fault closes the
 // connection.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
-	c := s.NewConn()
+	c := s.NewConn("")
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var mu sync.Mutex
