@@ -175,15 +175,18 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 		mode = "Streamable HTTP"
 	}
 	target, _ := json.Marshal(record.Target{Transport: "mock", Command: append([]string{"jig", "mock"}, o.paths...), Listen: o.listen})
+	// Each client session is recorded in a file of its own, as jig proxy's.
+	ropts := record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Label: "mock", Mode: "mock", Redactor: st.redact}
 	log := frames.NewWriteThroughLog(nil)
-	path, closer, err := record.ForLog(log, record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Label: "mock", Mode: "mock", Redactor: st.redact})
+	path, closer, err := record.ForLog(log, ropts)
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	cfg.opts.Log = log
+	files := &sessionFiles{who: "jig mock", opts: ropts, first: recorded{log: log, path: path, closer: closer}}
+	cfg.opts.LogFor = files.logFor
 	srv, err := mock.New(book, cfg.opts)
 	if err != nil {
-		closer()
+		files.close(st)
 		return usageErr("%v", err)
 	}
 	fmt.Fprintf(st.err, "jig mock: serving %s (%s, %s) over %s\n", describeBook(book), book.ServerName(), book.ServerVersion(), mode)
@@ -193,11 +196,7 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 	} else if runErr = srv.ServeStdio(ctx, st.in, st.rawOut); errors.Is(runErr, syscall.EPIPE) {
 		runErr = nil
 	}
-	if cerr := closer(); cerr != nil {
-		fmt.Fprintf(st.err, "jig mock: %s\n", recordingIncomplete(path, cerr))
-	} else if path != "" {
-		fmt.Fprintf(st.err, "jig mock: recorded %d frames to %s\n", log.Len(), path)
-	}
+	files.close(st)
 	return finishMock(ctx, o, cfg, srv, runErr, st)
 }
 

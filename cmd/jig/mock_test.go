@@ -111,51 +111,96 @@ func TestMockListen(t *testing.T) {
 	dir := pinDemo(t)
 	for _, transport := range []string{"http", "sse"} {
 		t.Run(transport, func(t *testing.T) {
-			args := jigCommand("mock", dir, "--no-record", "--listen", "127.0.0.1:0", "--transport", transport)
-			cmd := exec.Command(args[0], args[1:]...)
-			stderr, _ := cmd.StderrPipe()
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer cmd.Process.Kill()
-			sc := bufio.NewScanner(stderr)
-			url := ""
-			var seen []string
-			for url == "" && sc.Scan() {
-				seen = append(seen, sc.Text())
-				if _, u, ok := strings.Cut(sc.Text(), "listening on "); ok {
-					url, _, _ = strings.Cut(u, " ")
-				}
-			}
-			if url == "" {
-				t.Fatalf("jig mock --listen never said where: %q", seen)
-			}
-			var tr mcp.Transport = &mcp.StreamableClientTransport{Endpoint: url}
+			m := startMock(t, "mock", dir, "--no-record", "--listen", "127.0.0.1:0", "--transport", transport)
+			var tr mcp.Transport = &mcp.StreamableClientTransport{Endpoint: m.url}
 			if transport == "sse" {
-				tr = &mcp.SSEClientTransport{Endpoint: url}
+				tr = &mcp.SSEClientTransport{Endpoint: m.url}
 			}
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), tr, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search_order", Arguments: map[string]any{"order_id": "ord-1044"}})
-			if err != nil || res.IsError || len(res.Content) == 0 {
-				t.Fatalf("search_order: %v %+v", err, res)
-			}
-			cs.Close()
-			cmd.Process.Signal(os.Interrupt)
-			var rest strings.Builder
-			for sc.Scan() {
-				rest.WriteString(sc.Text() + "\n")
-			}
-			if err := cmd.Wait(); err != nil {
-				t.Errorf("after ctrl+c: %v\n%s", err, rest.String())
-			}
-			if !strings.Contains(rest.String(), "served 1 answer; 2 recorded exchanges unused") {
-				t.Errorf("the summary at exit:\n%s", rest.String())
+			callOrder(t, tr, "")
+			if rest := m.stop(t); !strings.Contains(rest, "served 1 answer; 2 recorded exchanges unused") {
+				t.Errorf("the summary at exit:\n%s", rest)
 			}
 		})
 	}
+}
+
+// Each client session of an HTTP mock is recorded in a file of its own,
+// as jig proxy records them.
+func TestMockRecordsEachSession(t *testing.T) {
+	dir := pinDemo(t)
+	rec := filepath.Join(t.TempDir(), "run.jsonl")
+	m := startMock(t, "mock", dir, "--record", rec, "--listen", "127.0.0.1:0")
+	callOrder(t, &mcp.StreamableClientTransport{Endpoint: m.url}, "2025-11-25")
+	callOrder(t, &mcp.StreamableClientTransport{Endpoint: m.url}, "2025-11-25")
+	rest := m.stop(t)
+	for _, file := range []string{rec, strings.TrimSuffix(rec, ".jsonl") + "-2.jsonl"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, rest)
+		}
+		if n := strings.Count(string(data), `\"method\":\"tools/call\"`); n != 1 || !strings.Contains(string(data), `\"method\":\"initialize\"`) {
+			t.Errorf("%s holds %d calls (want its session's one, after its initialize):\n%s", file, n, data)
+		}
+	}
+}
+
+// callOrder connects a go-sdk client over tr in protocol version v and
+// calls the pinned search_order.
+func callOrder(t *testing.T, tr mcp.Transport, v string) {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search_order", Arguments: map[string]any{"order_id": "ord-1044"}})
+	if err != nil || res.IsError || len(res.Content) == 0 {
+		t.Fatalf("search_order: %v %+v", err, res)
+	}
+}
+
+// A mockProcess is jig mock --listen running as a process.
+type mockProcess struct {
+	cmd *exec.Cmd
+	sc  *bufio.Scanner
+	url string
+}
+
+func startMock(t *testing.T, args ...string) *mockProcess {
+	t.Helper()
+	argv := jigCommand(args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	m := &mockProcess{cmd: cmd, sc: bufio.NewScanner(stderr)}
+	var seen []string
+	for m.url == "" && m.sc.Scan() {
+		seen = append(seen, m.sc.Text())
+		if _, u, ok := strings.Cut(m.sc.Text(), "listening on "); ok {
+			m.url, _, _ = strings.Cut(u, " ")
+		}
+	}
+	if m.url == "" {
+		t.Fatalf("jig mock --listen never said where: %q", seen)
+	}
+	return m
+}
+
+// stop ends it as ctrl+c would and returns what it said after.
+func (m *mockProcess) stop(t *testing.T) string {
+	t.Helper()
+	m.cmd.Process.Signal(os.Interrupt)
+	var rest strings.Builder
+	for m.sc.Scan() {
+		rest.WriteString(m.sc.Text() + "\n")
+	}
+	if err := m.cmd.Wait(); err != nil {
+		t.Errorf("after ctrl+c: %v\n%s", err, rest.String())
+	}
+	return rest.String()
 }
 
 // Fixtures pinned against server-everything — a progress-emitting tool, an
@@ -191,5 +236,28 @@ func TestMockServerEverything(t *testing.T) {
 	code, mocked, stderr := jig(t, "", append([]string{"resources", "--"}, jigCommand("mock", "--no-record", rec)...)...)
 	if code != 0 || mocked != real {
 		t.Errorf("jig resources against jig mock of the recording: exit %d\n--- mock:\n%s\n--- server:\n%s\n%s", code, mocked, real, stderr)
+	}
+}
+
+// In the 2026-07-28 era a recorded multi-round-trip call (two
+// input_required rounds with evolving requestState, against the go-sdk's
+// conformance server) is served round by round: jig call against the mock
+// of the recording ends as it did against the server.
+func TestMockMultiRoundTrip(t *testing.T) {
+	server := peers.Path(t, peers.GoSDKConformance)
+	answers := filepath.Join(t.TempDir(), "answers.json")
+	os.WriteFile(answers, []byte(`[{"action":"accept","content":{"name":"Ada"}},{"action":"accept","content":{"color":"blue"}}]`), 0o644)
+	rec := filepath.Join(t.TempDir(), "mrtr.jsonl")
+	call := []string{"call", "test_input_required_result_multi_round", "--elicit", "@" + answers, "--json"}
+	code, real, stderr := jig(t, "", append(call, "--record", rec, "--", server)...)
+	if code != 0 {
+		t.Fatalf("against the server: exit %d\n%s%s", code, real, stderr)
+	}
+	if data, _ := os.ReadFile(rec); strings.Count(string(data), `\"resultType\":\"input_required\"`) < 2 {
+		t.Fatalf("the recording holds fewer than two input_required rounds; the test proves nothing")
+	}
+	code, mocked, stderr := jig(t, "", append(append(call, "--no-record", "--"), jigCommand("mock", "--no-record", rec)...)...)
+	if code != 0 || mocked != real {
+		t.Errorf("against jig mock of the recording: exit %d\n--- mock:\n%s\n--- server:\n%s\n%s", code, mocked, real, stderr)
 	}
 }

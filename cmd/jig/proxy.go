@@ -143,6 +143,8 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 // calls interleave. The first session takes the file --record names (or
 // the first new one); the next ones take FILE-2.jsonl, FILE-3.jsonl, ….
 type sessionFiles struct {
+	// who names the command in its messages ("jig proxy" when "").
+	who    string
 	opts   record.Options
 	first  recorded
 	checks *liveChecks
@@ -196,6 +198,13 @@ func (s *sessionFiles) logFor(key string) *frames.Log {
 	return r.log
 }
 
+func (s *sessionFiles) name() string {
+	if s.who == "" {
+		return "jig proxy"
+	}
+	return s.who
+}
+
 func (s *sessionFiles) close(st *streams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -205,7 +214,7 @@ func (s *sessionFiles) close(st *streams) {
 	}
 	for _, r := range all {
 		if cerr := r.closer(); cerr != nil {
-			fmt.Fprintf(st.err, "jig proxy: %d frames crossed; %s\n", r.log.Len(), recordingIncomplete(r.path, cerr))
+			fmt.Fprintf(st.err, "%s: %d frames crossed; %s\n", s.name(), r.log.Len(), recordingIncomplete(r.path, cerr))
 			continue
 		}
 		if r.path == "" {
@@ -220,7 +229,7 @@ func (s *sessionFiles) close(st *streams) {
 			who = " (client session " + r.key + ")"
 		}
 		// stderr only: in stdio mode stdout is the client's protocol stream.
-		fmt.Fprintf(st.err, "jig proxy: recorded %d frames to %s%s\n", r.log.Len(), r.path, who)
+		fmt.Fprintf(st.err, "%s: recorded %d frames to %s%s\n", s.name(), r.log.Len(), r.path, who)
 	}
 }
 
