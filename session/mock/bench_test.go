@@ -1,12 +1,16 @@
 package mock
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -87,6 +91,7 @@ func BenchmarkHTTPToolsCall(b *testing.B) {
 		sessions[i] = cs
 	}
 	var next atomic.Int64
+	before := cpuTime()
 	b.ResetTimer()
 	var wg sync.WaitGroup
 	var failed atomic.Value
@@ -111,6 +116,7 @@ func BenchmarkHTTPToolsCall(b *testing.B) {
 		b.Fatal(f)
 	}
 	b.ReportMetric(float64(per*clients)/b.Elapsed().Seconds(), "calls/s")
+	b.ReportMetric(float64((cpuTime()-before).Microseconds())/float64(per*clients), "cpu-µs/call")
 }
 
 // cpuTime is the user and system time the process has used.
@@ -118,4 +124,57 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkHTTPToolsCallRaw is the same load from 8 plain HTTP clients
+// (keep-alive connections, one POST per call, the answer read whole): what
+// the mock serves when the client costs next to nothing.
+func BenchmarkHTTPToolsCallRaw(b *testing.B) {
+	s, err := New(load(b, manyFixtures(b, 1000)), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewServer(s.HTTPHandler())
+	defer ts.Close()
+	const clients = 8
+	tr := &http.Transport{MaxIdleConnsPerHost: clients}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr}
+	var next atomic.Int64
+	var failed atomic.Value
+	per := (b.N + clients - 1) / clients
+	before := cpuTime()
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range per {
+				i := int(next.Add(1)-1) % 1000
+				body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"tool_%02d","arguments":{"text":"call %d"}}}`, i, i%50, i)
+				req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				resp, err := hc.Do(req)
+				if err != nil {
+					failed.Store(err.Error())
+					return
+				}
+				out, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if !bytes.Contains(out, []byte(fmt.Sprintf(`"answer %d"`, i))) {
+					failed.Store(fmt.Sprintf("call %d: %s", i, out))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	if f := failed.Load(); f != nil {
+		b.Fatal(f)
+	}
+	b.ReportMetric(float64(per*clients)/b.Elapsed().Seconds(), "calls/s")
+	b.ReportMetric(float64((cpuTime()-before).Microseconds())/float64(per*clients), "cpu-µs/call")
 }
