@@ -98,7 +98,11 @@ func (p *Pairer) Add(i int, f *Frame) {
 		if _, ok := p.answered[k]; ok {
 			f.Err = fmt.Sprintf("duplicate response to id %s: its request was already answered", f.ID)
 		} else {
-			f.Err = fmt.Sprintf("response to unknown id %s: no %s request has this id", f.ID, f.Dir.Opposite())
+			who := "client"
+			if f.Dir == ClientToServer {
+				who = "server"
+			}
+			f.Err = fmt.Sprintf("response to unknown id %s: no %s request has this id", f.ID, who)
 		}
 	}
 }

@@ -40,6 +40,9 @@ type httpTap struct {
 	// probe is set while the era is "auto" and the server/discover probe
 	// has not been sent: that one POST carries probeSessionID.
 	probe atomic.Bool
+	// bad is the last answer to a request that was no MCP answer at all
+	// (an HTML page, a 5xx, an empty 200): what a failure then says.
+	bad atomic.Pointer[BadAnswerError]
 
 	mu      sync.Mutex
 	last    lastRequest      // the SDK's last POST of a message, for SendRaw
@@ -200,6 +203,9 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {
+		if strings.Contains(err.Error(), "response headers exceeded") {
+			err = fmt.Errorf("%w (the server's response headers are larger than any real server sends; jig refused them, and nothing of the answer was read)", err)
+		}
 		t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &frames.HTTP{Method: req.Method, URL: info.URL},
 			Note: t.redact.String("HTTP request failed: " + err.Error())})
 		return nil, err
@@ -231,7 +237,12 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
 		case len(trimmed) == 0 || !strings.Contains(ct, "json"):
 			note := frames.StatusNote(resp, string(trimmed))
-			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
+			got := t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
+			if method := requestMethod(sent); method != "" && resp.StatusCode != http.StatusAccepted && resp.StatusCode/100 != 3 &&
+				!(probing && (resp.StatusCode < 200 || resp.StatusCode > 299)) {
+				t.bad.Store(&BadAnswerError{Method: method, URL: info.URL, Status: resp.Status, ContentType: ct,
+					Begins: t.redact.String(snippet(trimmed)), Seq: got.Seq})
+			}
 		default:
 			f := frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo}
 			f.Classify()
@@ -551,4 +562,66 @@ func originOf(u *url.URL) string {
 		}
 	}
 	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(host, port)
+}
+
+// A BadAnswerError is a request answered with something that is no MCP
+// answer: an HTML page, a 5xx, a 200 with an empty body. The frame keeps
+// it all; the error says what it was and what to check.
+type BadAnswerError struct {
+	Method, URL, Status, ContentType, Begins string
+	Seq                                      int64
+}
+
+func (e *BadAnswerError) Error() string {
+	ct := "no Content-Type"
+	if e.ContentType != "" {
+		ct = e.ContentType
+	}
+	body := "an empty body"
+	if e.Begins != "" {
+		body = fmt.Sprintf("a body that begins %q", e.Begins)
+	}
+	next := "is " + e.URL + " the server's MCP endpoint (often /mcp), and is it an MCP server?"
+	if code, _, _ := strings.Cut(e.Status, " "); strings.HasPrefix(code, "5") {
+		next = "the server (or a proxy in front of it) failed: check it is up and healthy, then try again"
+	}
+	return fmt.Sprintf("the server answered %s with HTTP %s, %s and %s (frame #%d), not a JSON-RPC answer: %s",
+		e.Method, e.Status, ct, body, e.Seq, next)
+}
+
+// requestMethod is the method of the JSON-RPC request body b, "" when b is
+// no request (a notification or response, which are answered 202).
+func requestMethod(b []byte) string {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(b, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+		return ""
+	}
+	return m.Method
+}
+
+// snippet is the start of a body, on one line, for an error message.
+func snippet(b []byte) string {
+	const most = 80
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if len(s) > most {
+		s = s[:most] + "…"
+	}
+	return strings.ToValidUTF8(s, "?")
+}
+
+// redirectPolicy follows at most 10 redirects, as Go's client does, and
+// says what a loop looked like.
+func (t *httpTap) redirectPolicy(req *http.Request, via []*http.Request) error {
+	if len(via) < 10 {
+		return nil
+	}
+	chain := make([]string, 0, 4)
+	for _, r := range via[len(via)-3:] {
+		chain = append(chain, t.redact.URL(redactURL(r.URL.String())))
+	}
+	chain = append(chain, t.redact.URL(redactURL(req.URL.String())))
+	return fmt.Errorf("the server redirected 10 times (… %s): a redirect loop or a very long chain; give --url the address the redirects should end at", strings.Join(chain, " → "))
 }

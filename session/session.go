@@ -434,7 +434,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 			s.http.origin = originOf(u)
 		}
 		s.http.probe.Store((s.opts.ProtocolVersion == "" || EraOf(s.opts.ProtocolVersion) == "stateless") && t.Transport == TransportStreamable)
-		hc := &http.Client{Transport: s.http}
+		hc := &http.Client{Transport: s.http, CheckRedirect: s.http.redirectPolicy}
 		if t.Transport == TransportSSE {
 			return detached{&mcp.SSEClientTransport{Endpoint: t.URL, HTTPClient: hc, MaxEventSize: -1}}, nil
 		}
@@ -580,6 +580,8 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 		}
 		if exited, exitErr := s.proc.Exited(); exited {
 			ce.Err = fmt.Errorf("%s: the server exited (%v)", what, exitOr(exitErr))
+		} else if s.proc.outputEnded() {
+			ce.Err = fmt.Errorf("%s: the server closed its stdout but is still running, so no answer can arrive; jig stops it (does it close or redirect stdout? its stderr may say)", what)
 		} else if cause := context.Cause(ctx); errors.Is(cause, errServerExited) {
 			_, exitErr := s.proc.Exited()
 			ce.Err = fmt.Errorf("%s: the server exited (%v)", what, exitErr)
@@ -587,6 +589,12 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 		ce.Stderr = s.proc.Stderr()
 		if f := s.proc.tap.overflow.Load(); f != nil {
 			ce.Err = fmt.Errorf("%s: %w", what, &FrameLimitError{Frame: f, Limit: s.proc.tap.max})
+			return ce
+		}
+	}
+	if s.http != nil {
+		if bad := s.http.bad.Load(); bad != nil && bad.Seq > int64(mark) {
+			ce.Err = fmt.Errorf("%s: %w", what, bad)
 			return ce
 		}
 	}

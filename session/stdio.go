@@ -173,6 +173,16 @@ func (p *process) drain(outR, errR *os.File) {
 	<-p.stderrDone
 }
 
+// outputEnded reports whether the server's stdout has ended.
+func (p *process) outputEnded() bool {
+	select {
+	case <-p.tap.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // running is every stdio server this process started and has not seen
 // exit. It is process-wide on purpose, like signal handling: whoever opened
 // a session, nothing jig started may outlive jig.
@@ -279,6 +289,10 @@ func (p *process) terminate() {
 	p.tap.Close()
 	defer p.endGroup()
 	for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
+		if sig == syscall.SIGKILL {
+			p.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+				Note: fmt.Sprintf("the server was still running %s after SIGTERM; jig sent SIGKILL", p.grace)})
+		}
 		if sig != 0 {
 			_ = syscall.Kill(-p.cmd.Process.Pid, sig)
 		}

@@ -93,9 +93,20 @@ func warnWithheld(w io.Writer, log *frames.Log, err error) {
 		}
 		lines = append(lines, fmt.Sprintf("jig: warning: frame #%d from the server was withheld from the session (it went on): %s%s", f.Seq, withheldWhy(f), answered))
 	}
+	strays := 0
 	for i := 0; i < log.Len(); i++ {
-		if f := log.Frame(i); f.Kind == frames.KindTransport && f.Err != "" {
+		f := log.Frame(i)
+		switch {
+		case f.Kind == frames.KindTransport && f.Err != "":
 			lines = append(lines, "jig: warning: "+f.Err)
+		case f.Dir == frames.ServerToClient && f.IsResponse() && f.Err != "":
+			// An answer to no request jig sent, or a second answer: the SDK
+			// ignores it, and so would a user who did not look.
+			if strays++; strays <= most {
+				lines = append(lines, fmt.Sprintf("jig: warning: frame #%d from the server is a %s; it was ignored", f.Seq, f.Err))
+			} else if strays == most+1 {
+				lines = append(lines, "jig: … and more answers to no request (see --frames)")
+			}
 		}
 	}
 	for _, l := range lines {
