@@ -374,7 +374,14 @@ func (c *call) writeProgress(b *docBuilder) {
 		return
 	}
 	if len(c.progress) == 0 {
-		b.line(roleMuted, "progress: none yet")
+		switch {
+		case !c.cancelledAt.IsZero():
+			b.line(roleMuted, "progress: the server sent none before the cancel")
+		case c.done:
+			b.line(roleMuted, "progress: the call had a progress token; no progress was sent")
+		default:
+			b.line(roleMuted, "progress: none yet")
+		}
 		return
 	}
 	last := c.progress[len(c.progress)-1]

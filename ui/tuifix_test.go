@@ -31,3 +31,18 @@ func TestFlowUntimedTranscriptShowsNoTimes(t *testing.T) {
 		t.Errorf("the timeline shows a latency the transcript never had:\n%s", s)
 	}
 }
+
+// TestFinishedCallWithoutProgressSaysNoneWasSent: after the result, "none
+// yet" would promise progress that can no longer come.
+func TestFinishedCallWithoutProgressSaysNoneWasSent(t *testing.T) {
+	c := doneCall(t, `{"content":[{"type":"text","text":"ok"}]}`, nil)
+	c.withProgress = true
+	c.rendered = nil
+	p := newResultPane(envWith(c))
+	p.setSize(100, 30)
+	p.show(2)
+	s := screen(p.view())
+	if strings.Contains(s, "none yet") || !strings.Contains(s, "no progress was sent") {
+		t.Errorf("a finished call without progress:\n%s", s)
+	}
+}
