@@ -206,8 +206,8 @@ func TestCancelledRequests(t *testing.T) {
 	}
 	defer ix.Close()
 	for name, r := range map[string]Reader{"log": l, "transcript": tr, "indexed": ix} {
-		if got := Unanswered(r, 0); got != "cancelled" {
-			t.Errorf("%s: request id 4 is %q, want cancelled", name, got)
+		if got := Unanswered(r, 0); got != "cancelled by #4" {
+			t.Errorf("%s: request id 4 is %q, want cancelled by #4 (the notifications/cancelled)", name, got)
 		}
 		if got := Unanswered(r, 1); got != "pending" {
 			t.Errorf("%s: request id 5 is %q, want pending", name, got)

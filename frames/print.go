@@ -41,13 +41,23 @@ func Summary(r Reader, i int, start time.Time) string {
 	return s
 }
 
-// Unanswered says why the request at i has no response: "cancelled" when a
-// notifications/cancelled named it (none will come), else "pending".
+// Unanswered says why the request at i has no response: "cancelled by #7"
+// when a notifications/cancelled named it (none will come; #7 is that
+// frame), else "pending".
 func Unanswered(r Reader, i int) string {
-	if c, ok := r.(interface{ Cancelled(int) int }); ok && c.Cancelled(i) >= 0 {
-		return "cancelled"
+	if j := CancelledBy(r, i); j >= 0 {
+		return fmt.Sprintf("cancelled by #%d", r.Frame(j).Seq)
 	}
 	return "pending"
+}
+
+// CancelledBy returns the index of the notifications/cancelled that named
+// the request at i, or -1 (also when r does not pair cancellations).
+func CancelledBy(r Reader, i int) int {
+	if c, ok := r.(interface{ Cancelled(int) int }); ok {
+		return c.Cancelled(i)
+	}
+	return -1
 }
 
 // Offset is a frame's time from the first frame's ("+1.250s"), or "–" when

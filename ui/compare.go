@@ -48,8 +48,8 @@ func newCompareView(st *styles, out *outbox, red *frames.Redactor, a, b fixture.
 	v := &compareView{st: st, keys: newCompareKeys(), out: out, a: a, b: b, newID: newID, differ: differ, report: rep,
 		summary: textView{red: red}, left: textView{red: red}, right: textView{red: red}}
 	var lb, rb docBuilder
-	writeRecordedCall(&lb, red, a)
-	writeRecordedCall(&rb, red, b)
+	writeRecordedCall(&lb, red, a, "")
+	writeRecordedCall(&rb, red, b, "")
 	v.left.setDoc(lb.doc())
 	v.right.setDoc(rb.doc())
 	return v, nil

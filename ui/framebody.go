@@ -162,6 +162,8 @@ func (p *framesPane) bodyHeader(i int) string {
 		h += fmt.Sprintf(" · %s after #%d", roundLatency(d), p.r.Frame(p.r.Partner(i)).Seq)
 	} else if j := p.r.Partner(i); j >= 0 {
 		h += fmt.Sprintf(" · answered by #%d", p.r.Frame(j).Seq)
+	} else if f.Kind == frames.KindRequest {
+		h += " · " + frames.Unanswered(p.r, i)
 	}
 	h += " "
 	if w := ansi.StringWidth(h); w < p.width {

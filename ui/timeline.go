@@ -197,6 +197,8 @@ func (p *framesPane) timelineRow(pos, seqW int) string {
 			lat = roundLatency(d)
 		}
 		mark, markStyle = p.outcomeMark(j)
+	} else if c := frames.CancelledBy(p.r, i); c >= 0 {
+		mark, markStyle = fmt.Sprintf("⊘ cancelled by #%d", p.r.Frame(c).Seq), p.st.warnText
 	} else {
 		mark, markStyle = "… no response", p.st.warnText
 	}
@@ -319,7 +321,11 @@ func (p *framesPane) renderedCall(i int) (*doc, string) {
 		b.line(roleError, err.Error())
 		return b.doc(), "rendered"
 	}
-	writeRecordedCall(&b, p.env.redact, c)
+	cancel := ""
+	if j := frames.CancelledBy(p.r, i); j >= 0 && p.r.Partner(i) < 0 {
+		cancel = fmt.Sprintf("#%d", p.r.Frame(j).Seq)
+	}
+	writeRecordedCall(&b, p.env.redact, c, cancel)
 	if p.env.callNotes != nil {
 		if notes := p.env.callNotes(i); len(notes) > 0 {
 			b.line(rolePlain, "")
@@ -348,8 +354,9 @@ func writeIndented(b *docBuilder, raw json.RawMessage) {
 }
 
 // writeRecordedCall renders a recorded tools/call: its arguments, then its
-// response as the result pane would show it.
-func writeRecordedCall(b *docBuilder, red *frames.Redactor, c fixture.Call) {
+// response as the result pane would show it. cancel names the
+// notifications/cancelled frame that withdrew it, when one did.
+func writeRecordedCall(b *docBuilder, red *frames.Redactor, c fixture.Call, cancel string) {
 	b.line(roleMuted, "→ "+c.Name+" "+oneLine(red, string(c.Arguments), 400))
 	switch {
 	case len(c.Error) > 0:
@@ -373,6 +380,8 @@ func writeRecordedCall(b *docBuilder, red *frames.Redactor, c fixture.Call) {
 		}
 		_ = json.Unmarshal(c.Tool, &def)
 		content.RenderTool(contentDoc{b}, c.Result, def.OutputSchema)
+	case cancel != "":
+		b.linef(roleWarn, "⊘ cancelled by %s (notifications/cancelled): no response was recorded, and none was due", cancel)
 	default:
 		b.line(roleMuted, "no response was recorded")
 	}

@@ -1,10 +1,19 @@
 package ui
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/importer"
+	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/peers"
 )
 
 // TestFlowUntimedTranscriptShowsNoTimes: a transcript that gave no times
@@ -45,4 +54,66 @@ func TestFinishedCallWithoutProgressSaysNoneWasSent(t *testing.T) {
 	if strings.Contains(s, "none yet") || !strings.Contains(s, "no progress was sent") {
 		t.Errorf("a finished call without progress:\n%s", s)
 	}
+}
+
+// TestFlowRecordedCancelShowsInTimeline: a recording whose call was
+// cancelled (its notifications/cancelled recorded) shows the call cancelled,
+// with the cancel's frame, in the timeline, the frames and the rendered
+// call, as jig open --text says it.
+func TestFlowRecordedCancelShowsInTimeline(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cancel.jsonl")
+	target := session.Target{Transport: session.TransportStdio, Command: peers.Node(t, peers.Everything, "stdio")}
+	tw, err := frames.CreateTranscript(path, frames.Header{Jig: session.Version, Started: time.Now(), Target: target.JSON(), Mode: "session"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := frames.NewLog(nil)
+	log.AddSink(tw)
+	ctx, stop := context.WithTimeout(context.Background(), time.Minute)
+	defer stop()
+	s, err := session.Open(ctx, session.Options{Target: target, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	progressed := make(chan struct{}, 16)
+	go func() { <-progressed; cancel(session.ErrCancelled) }()
+	_, err = s.CallToolWith(cctx, "trigger-long-running-operation", json.RawMessage(`{"duration":5,"steps":5}`),
+		session.CallOptions{OnProgress: func(session.Progress) { progressed <- struct{}{} }})
+	var ce *session.CancelledError
+	if !errors.As(err, &ce) {
+		t.Fatalf("the call was not cancelled: %v", err)
+	}
+	s.Close()
+	tw.Close()
+	x, err := frames.OpenIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	req, note := -1, -1
+	for i := 0; i < x.Len(); i++ {
+		switch f := x.Frame(i); {
+		case f.Method == "tools/call" && f.Kind == frames.KindRequest:
+			req = i
+		case f.Method == "notifications/cancelled":
+			note = i
+		}
+	}
+	if req < 0 || note < 0 {
+		t.Fatalf("the recording has no tools/call (%d) or no notifications/cancelled (%d)", req, note)
+	}
+	want := fmt.Sprintf("cancelled by #%d", x.Frame(note).Seq)
+	if got := frames.Summary(x, req, x.Frame(0).Time); !strings.Contains(got, want) {
+		t.Errorf("jig open --text's line is %q, want %q", got, want)
+	}
+	fl := start(t, openConfig(x, 0), 120, 35)
+	fl.waitFor("frames")
+	fl.keys("T")
+	fl.waitFor("timeline ·", "trigger-long-running-operation", "⊘ "+want)
+	if strings.Contains(fl.p.screen(), "… no response") {
+		t.Errorf("the timeline still says no response:\n%s", fl.p.screen())
+	}
+	fl.keys("enter")
+	fl.waitFor(want+" ", "⊘ "+want+" (notifications/cancelled)")
 }
