@@ -93,3 +93,51 @@ func TestTypeScriptClient(t *testing.T) {
 		})
 	}
 }
+
+// The official Inspector's CLI against the mock of the demo fixtures, over
+// stdio, Streamable HTTP and HTTP+SSE: the pinned tools, the pinned answer,
+// and the near-miss error it prints for a call nothing matches.
+func TestInspectorCLI(t *testing.T) {
+	cli := peers.Path(t, peers.InspectorCLI)
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not on PATH")
+	}
+	abs, _ := filepath.Abs(demoFixtures)
+	t.Setenv(serveEnv, abs)
+	s := newServer(t, load(t, abs), Options{})
+	streamable := httptest.NewServer(s.HTTPHandler())
+	defer streamable.Close()
+	sse := httptest.NewServer(s.SSEHandler())
+	defer sse.Close()
+	inspect := func(target []string, args ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "node", append(append([]string{cli}, target...), args...)...)
+		cmd.Dir = filepath.Dir(cli)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	for _, c := range []struct {
+		name   string
+		target []string
+	}{
+		{"stdio", []string{os.Args[0]}},
+		{"http", []string{streamable.URL + "/mcp", "--transport", "http"}},
+		{"sse", []string{sse.URL + "/sse", "--transport", "sse"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := inspect(c.target, "--method", "tools/list")
+			if err != nil || !strings.Contains(out, `"name": "search_orders"`) || !strings.Contains(out, `"name": "get_report"`) {
+				t.Errorf("tools/list: %v\n%s", err, out)
+			}
+			out, err = inspect(c.target, "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=hi")
+			if err != nil || !strings.Contains(out, `"text": "hi"`) {
+				t.Errorf("tools/call echo hi: %v\n%s", err, out)
+			}
+			out, err = inspect(c.target, "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=bye")
+			if err == nil || !strings.Contains(out, `closest: `+filepath.Join(abs, "echo.json")+` (/arguments/text: recorded "hi", sent "bye")`) {
+				t.Errorf("tools/call echo bye: want the near miss, got %v\n%s", err, out)
+			}
+		})
+	}
+}

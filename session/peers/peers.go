@@ -32,6 +32,10 @@ const (
 	// TSSDK is the TypeScript SDK 1.32.2's package directory, for its client
 	// (dist/esm/client): a third-party client jig mock is tested with.
 	TSSDK = "tssdk/node_modules/@modelcontextprotocol/sdk"
+	// InspectorCLI is the official MCP Inspector's CLI 1.0.3
+	// (.ci/peers.d/60-inspector-cli.sh). Run it from its own directory: it
+	// finds its package.json relative to the working directory.
+	InspectorCLI = "inspector-cli/node_modules/@modelcontextprotocol/inspector-cli/build/index.js"
 )
 
 // The real-upgrade corpus (.ci/peers.d/40-upgrade-corpus.sh): each server at
