@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/contract"
+	"github.com/mcpjig/jig/session/otlp"
 	"github.com/mcpjig/jig/session/proxy"
 	"github.com/mcpjig/jig/session/record"
 )
@@ -55,7 +56,15 @@ unless --record FILE or --no-record is given. Secrets are redacted.
 
 --contracts FILE holds each tools/call response to the contracts (see jig
 check --help) as it passes, off the path that forwards it: a violation is
-printed on stderr and kept in the recording, where jig open marks its frame.`
+printed on stderr and kept in the recording, where jig open marks its frame.
+
+--otlp URL exports each tools/call as a span (tool, arguments size,
+latency, isError, JSON-RPC error code, result size, jig's session id; no
+argument values unless --otlp-args, and those redacted) and the per-tool
+statistics as metrics (calls, duration, result size, array cardinalities,
+flags set) to an OpenTelemetry collector over OTLP/HTTP, e.g.
+http://127.0.0.1:4318. Export is asynchronous and bounded: a collector that
+is down never slows the traffic; what was not exported is counted at exit.`
 
 func newProxyCmd(st *streams, runF runFunc[proxyOptions]) *cobra.Command {
 	o := &proxyOptions{}
@@ -66,7 +75,8 @@ func newProxyCmd(st *streams, runF runFunc[proxyOptions]) *cobra.Command {
 		Example: `  jig proxy -- node server.js
   jig proxy --record run.jsonl -- npx -y @modelcontextprotocol/server-everything stdio
   jig proxy --listen 127.0.0.1:7000 --target http://127.0.0.1:3901/mcp --record run.jsonl
-  jig proxy --contracts contracts.json -- jig serve-demo --release 3`,
+  jig proxy --contracts contracts.json -- jig serve-demo --release 3
+  jig proxy --otlp http://127.0.0.1:4318 -- node server.js`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.command = args
@@ -81,6 +91,8 @@ func newProxyCmd(st *streams, runF runFunc[proxyOptions]) *cobra.Command {
 	fl.StringArrayVar(&o.secrets, "secret", nil, "a value to redact from the recording (repeatable; $VAR expands)")
 	fl.StringVar(&o.contracts, "contracts", "", "check each tools/call response against a contracts file as it passes (see jig check)")
 	fl.StringVar(&o.maxFrame, "max-frame", "256MiB", "the frame limit: a line, body or event larger than this is passed on whole but recorded truncated, with its size")
+	fl.StringVar(&o.otlp, "otlp", "", "export each tools/call as a span and per-tool metrics to an OpenTelemetry collector (OTLP/HTTP base URL, e.g. http://127.0.0.1:4318)")
+	fl.BoolVar(&o.otlpArgs, "otlp-args", false, "with --otlp: put each call's arguments, redacted, on its span")
 	return cmd
 }
 
@@ -110,13 +122,9 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	} else {
 		target, _ = json.Marshal(record.Target{Transport: "stdio", Command: o.command})
 	}
-	var checks *liveChecks
-	if o.contracts != "" {
-		c, err := contract.Load(o.contracts)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		checks = &liveChecks{c: c, st: st}
+	checks, export, err := proxyWatchers(ctx, o, secrets, st)
+	if err != nil {
+		return err
 	}
 	// The recording holds the frames; memory holds none of them.
 	log := frames.NewWriteThroughLog(nil)
@@ -125,8 +133,9 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 		return usageErr("%v", err)
 	}
 	checks.watch(log)
+	export.watch(log)
 	var runErr error
-	files := &sessionFiles{first: recorded{log: log, path: path, closer: closer}, checks: checks,
+	files := &sessionFiles{first: recorded{log: log, path: path, closer: closer}, checks: checks, export: export,
 		opts: record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets}}
 	if httpMode {
 		runErr = runHTTPProxy(ctx, o, files, secrets, maxFrame, st)
@@ -134,8 +143,34 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 		runErr = runStdioProxy(o, log, maxFrame, st)
 	}
 	checks.close() // before the recordings close: violations go into them
+	export.close()
 	files.close(st)
 	return runErr
+}
+
+// proxyWatchers are what watches the traffic besides the recording: the
+// contract checks (--contracts) and the OTLP export (--otlp), nil when not
+// asked for.
+func proxyWatchers(ctx context.Context, o *proxyOptions, secrets []string, st *streams) (*liveChecks, *otlpExport, error) {
+	var checks *liveChecks
+	if o.contracts != "" {
+		c, err := contract.Load(o.contracts)
+		if err != nil {
+			return nil, nil, usageErr("%v", err)
+		}
+		checks = &liveChecks{c: c, st: st}
+	}
+	var export *otlpExport
+	switch {
+	case o.otlp != "":
+		var err error
+		if export, err = newOTLPExport(ctx, o, secrets, st); err != nil {
+			return nil, nil, err
+		}
+	case o.otlpArgs:
+		return nil, nil, usageErr("--otlp-args needs --otlp URL")
+	}
+	return checks, export, nil
 }
 
 // sessionFiles records each client session behind the HTTP proxy in a file
@@ -148,6 +183,7 @@ type sessionFiles struct {
 	opts   record.Options
 	first  recorded
 	checks *liveChecks
+	export *otlpExport
 	mu     sync.Mutex
 	keys   map[string]*recorded
 	order  []*recorded
@@ -192,6 +228,7 @@ func (s *sessionFiles) logFor(key string) *frames.Log {
 	r.path, r.closer = path, closer
 	if err == nil {
 		s.checks.watch(r.log)
+		s.export.watch(r.log)
 	}
 	s.keys[key] = r
 	s.order = append(s.order, r)
@@ -334,4 +371,60 @@ func (l *liveChecks) close() {
 		fmt.Fprintf(l.st.err, "; %d frames went unchecked (the checks fell behind the traffic; the recording has them all: jig check %s RECORDING)", dropped, l.c.File)
 	}
 	fmt.Fprintln(l.st.err)
+}
+
+// otlpExport sends each client session's calls to a collector (--otlp).
+type otlpExport struct {
+	e  *otlp.Exporter
+	st *streams
+}
+
+func newOTLPExport(ctx context.Context, o *proxyOptions, secrets []string, st *streams) (*otlpExport, error) {
+	if _, err := otlp.ParseEndpoint(o.otlp); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	red := frames.NewRedactor(secrets...)
+	server := o.target
+	if server == "" {
+		server = strings.Join(o.command, " ")
+	}
+	e, err := otlp.New(ctx, otlp.Options{Endpoint: o.otlp, Server: red.String(server), Args: o.otlpArgs, Redact: red})
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	return &otlpExport{e: e, st: st}, nil
+}
+
+// watch exports log's calls from now on. A nil otlpExport exports nothing.
+func (x *otlpExport) watch(log *frames.Log) {
+	if x != nil {
+		log.AddSink(x.e.Session(""))
+	}
+}
+
+// otlpWait is how long jig proxy waits at exit for the last exports.
+const otlpWait = 3 * time.Second
+
+// close sends what is left (waiting otlpWait at most) and says what was not
+// exported.
+func (x *otlpExport) close() {
+	if x == nil {
+		return
+	}
+	c := x.e.Close(otlpWait)
+	fmt.Fprintf(x.st.err, "jig proxy: otlp %s: %d calls, %d spans exported", x.e.Endpoint(), c.Calls, c.Exported)
+	if c.Dropped > 0 || c.FramesDropped > 0 || c.MetricFailures > 0 {
+		fmt.Fprintf(x.st.err, ", %d not exported", c.Dropped)
+		if c.FramesDropped > 0 {
+			fmt.Fprintf(x.st.err, " (%d frames did not fit the queue)", c.FramesDropped)
+		}
+		if c.MetricFailures > 0 {
+			fmt.Fprintf(x.st.err, ", %d of %d metric exports failed", c.MetricFailures, c.MetricExports)
+		}
+		if c.Err != nil {
+			fmt.Fprintf(x.st.err, ": %v", c.Err)
+		}
+		fmt.Fprintf(x.st.err, " (the recording has every call: jig stats RECORDING)")
+	}
+	fmt.Fprintln(x.st.err)
 }
