@@ -81,7 +81,7 @@ func TestProxyOTLP(t *testing.T) {
 	if spans != 3 || metricPosts == 0 {
 		t.Errorf("the collector got %d spans and %d metric exports, want 3 and at least 1", spans, metricPosts)
 	}
-	if !strings.Contains(errOut, "jig proxy: otlp "+col.URL+": 3 calls, 3 spans exported\n") {
+	if !strings.Contains(errOut, "jig proxy: otlp "+col.URL+": 3 calls, 3 exported as spans\n") {
 		t.Errorf("stderr does not say what was exported:\n%s", errOut)
 	}
 }
@@ -104,7 +104,7 @@ func TestProxyOTLPUnreachable(t *testing.T) {
 			t.Errorf("the client did not get the server's answer: %s", a)
 		}
 	}
-	if !strings.Contains(errOut, "3 calls, 0 spans exported, 3 not exported") {
+	if !strings.Contains(errOut, "3 calls, 0 exported as spans, 3 not exported") {
 		t.Errorf("stderr does not count what was not exported:\n%s", errOut)
 	}
 }
