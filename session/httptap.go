@@ -30,13 +30,15 @@ import (
 type httpTap struct {
 	// origin is the target's ("http://127.0.0.1:3901"): the only one the
 	// user's headers go to, and the only one a legacy SSE endpoint may name.
-	origin  string
-	limit   int // the frame limit, bytes; DefaultMaxFrame when 0
-	next    http.RoundTripper
-	log     *frames.Log
-	headers http.Header
-	redact  *frames.Redactor
-	era     *eraState
+	origin string
+	limit  int // the frame limit, bytes; DefaultMaxFrame when 0
+	// allowCross lets a legacy SSE endpoint name another origin.
+	allowCross bool
+	next       http.RoundTripper
+	log        *frames.Log
+	headers    http.Header
+	redact     *frames.Redactor
+	era        *eraState
 	// probe is set while the era is "auto" and the server/discover probe
 	// has not been sent: that one POST carries probeSessionID.
 	probe atomic.Bool
@@ -366,7 +368,7 @@ func legacyRefusal(probe []byte, resp *http.Response) []byte {
 
 // stream wraps an event stream's body; the tap stays busy until it closes.
 func (t *httpTap) stream(body io.ReadCloser, req *http.Request, info frames.HTTP) *sseTap {
-	st := &sseTap{body: body, log: t.log, info: info, base: req.URL, origin: t.origin, buf: make([]byte, 32<<10)}
+	st := &sseTap{body: body, log: t.log, info: info, base: req.URL, origin: t.origin, allowCross: t.allowCross, buf: make([]byte, 32<<10)}
 	st.parser.Max = t.maxFrame()
 	st.onClose = func() {
 		t.mu.Lock()
@@ -401,8 +403,9 @@ type sseTap struct {
 	info frames.HTTP
 	// base is the stream's URL, against which an endpoint event resolves;
 	// origin is the target's, which the endpoint must not leave.
-	base   *url.URL
-	origin string
+	base       *url.URL
+	origin     string
+	allowCross bool // --allow-cross-origin-endpoint: another origin is noted, not refused
 
 	mu       sync.Mutex
 	parser   frames.SSEParser
@@ -488,6 +491,12 @@ func (s *sseTap) checkEndpoint(data []byte) error {
 	if err != nil || originOf(u) == s.origin {
 		return nil // an unparsable endpoint fails in the SDK with its own error
 	}
+	if s.allowCross {
+		s.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+			HTTP: &frames.HTTP{Method: s.info.Method, URL: s.info.URL},
+			Note: fmt.Sprintf("jig: the legacy SSE server's endpoint event names %s, on another origin than the target's (%s); allowed by --allow-cross-origin-endpoint: the session's requests go there, without your headers", u.Redacted(), s.origin)})
+		return nil
+	}
 	err = &CrossOriginError{Endpoint: u.Redacted(), Origin: s.origin}
 	s.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
 		HTTP: &frames.HTTP{Method: s.info.Method, URL: s.info.URL}, Note: "jig: " + err.Error()})
@@ -546,7 +555,7 @@ type CrossOriginError struct {
 }
 
 func (e *CrossOriginError) Error() string {
-	return fmt.Sprintf("the legacy SSE server's endpoint event names %s, on another origin than the target's (%s); jig refuses to send the session there", e.Endpoint, e.Origin)
+	return fmt.Sprintf("the legacy SSE server's endpoint event names %s, on another origin than the target's (%s); jig refuses to send the session there (--allow-cross-origin-endpoint sends it there, without your headers)", e.Endpoint, e.Origin)
 }
 
 // originOf is a URL's origin, "scheme://host:port", with the default port

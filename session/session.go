@@ -72,6 +72,10 @@ type Options struct {
 	// a stdio line, HTTP body or event larger than it is recorded truncated
 	// and the session ends with an error saying so.
 	MaxFrame int
+	// AllowCrossOriginEndpoint lets a legacy SSE server's endpoint event
+	// name another origin than the target's (refused by default). The
+	// session's POSTs then go there, never with the configured headers.
+	AllowCrossOriginEndpoint bool
 	// OnToolsChanged is called (off the SDK's goroutine) when the server
 	// sends notifications/tools/list_changed.
 	OnToolsChanged func()
@@ -429,7 +433,8 @@ func (s *Session) transport() (mcp.Transport, error) {
 		for k, v := range t.Headers {
 			headers.Add(k, v)
 		}
-		s.http = &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact, era: s.era, limit: s.opts.MaxFrame}
+		s.http = &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact, era: s.era, limit: s.opts.MaxFrame,
+			allowCross: s.opts.AllowCrossOriginEndpoint}
 		if u, err := url.Parse(t.URL); err == nil && u.Host != "" {
 			s.http.origin = originOf(u)
 		}

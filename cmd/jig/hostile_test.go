@@ -918,3 +918,77 @@ func TestProxyMaxFrame(t *testing.T) {
 		t.Errorf("a bad --max-frame: exit %d\n%s", code, errOut)
 	}
 }
+
+// --allow-cross-origin-endpoint lets a real legacy SSE server whose
+// endpoint event names another origin be used: the session works, the
+// recording says the endpoint was allowed, and the other origin never
+// receives the configured headers. Without the flag it is refused.
+func TestAllowCrossOriginEndpoint(t *testing.T) {
+	t.Setenv("JIG_SPY_TOKEN", "spy-token-0123456789")
+	srv, _ := demo.New(1)
+	sseH := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	var mu sync.Mutex
+	var leaked []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if r.Header.Get("Authorization") != "" {
+			leaked = append(leaked, r.Method+" "+r.URL.Path)
+		}
+		mu.Unlock()
+		sseH.ServeHTTP(w, r)
+	}))
+	t.Cleanup(other.Close)
+	// The target relays other's event stream, its endpoint made absolute:
+	// the session's POSTs are to go straight to the other origin.
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, other.URL+"/sse", nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		buf := make([]byte, 32<<10)
+		first := true
+		for {
+			n, err := resp.Body.Read(buf)
+			if n > 0 {
+				chunk := buf[:n]
+				if first {
+					chunk = bytes.Replace(chunk, []byte("data: /"), []byte("data: "+other.URL+"/"), 1)
+					first = false
+				}
+				w.Write(chunk)
+				w.(http.Flusher).Flush()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(front.Close)
+	args := []string{"call", "echo", "--args", `{"text":"across"}`, "--url", front.URL + "/sse", "--transport", "sse",
+		"--header", "Authorization: Bearer $JIG_SPY_TOKEN", "--timeout", "10s", "--frames", "--no-record"}
+	var code int
+	var out, errOut string
+	within(t, 30*time.Second, "jig call", func() { code, _, errOut = jig(t, "", args...) })
+	if code != exitUnreachable || !strings.Contains(errOut, "--allow-cross-origin-endpoint") {
+		t.Fatalf("without the flag: exit %d, want 3 naming the flag that allows it:\n%s", code, errOut)
+	}
+	within(t, 30*time.Second, "jig call --allow-cross-origin-endpoint", func() {
+		code, out, errOut = jig(t, "", append(args, "--allow-cross-origin-endpoint")...)
+	})
+	if code != exitOK || !strings.Contains(out, "across") {
+		t.Fatalf("with the flag: exit %d, want the call to work\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "allowed by --allow-cross-origin-endpoint") || !strings.Contains(errOut, "did not send your headers") {
+		t.Errorf("the frames do not say the endpoint was allowed and the headers withheld:\n%s", errOut)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(leaked) > 0 {
+		t.Errorf("the other origin received the configured Authorization: %v", leaked)
+	}
+}

@@ -38,6 +38,7 @@ type targetFlags struct {
 	record       string
 	noRecord     bool
 	maxFrame     string
+	allowCross   bool
 	inputs       []string
 	elicit       string
 	sample       string
@@ -63,6 +64,7 @@ func (f *targetFlags) bind(cmd *cobra.Command) {
 	fl.DurationVar(&f.grace, "grace", session.DefaultGrace, "time a stdio server gets to exit after stdin closes, before SIGTERM and then SIGKILL")
 	fl.StringVar(&f.record, "record", "", "record the session to FILE (default: a new file in the sessions directory, see jig sessions)")
 	fl.BoolVar(&f.noRecord, "no-record", false, "do not record the session")
+	fl.BoolVar(&f.allowCross, "allow-cross-origin-endpoint", false, "let a legacy SSE server's endpoint event name another origin (refused by default); your headers are never sent there")
 	fl.StringVar(&f.maxFrame, "max-frame", "256MiB", "the frame limit: a server line, HTTP body or event larger than this is recorded truncated and ends the session (exit 3)")
 	fl.StringSliceVar(&f.capabilities, "capabilities", []string{"roots", "sampling", "elicitation"}, "client capabilities jig declares (roots,sampling,elicitation; empty for none)")
 	fl.StringVar(&f.elicit, "elicit", "", "answer the server's elicitations: accept-defaults, decline, cancel, or @answers.json (default: decline)")
@@ -119,6 +121,8 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 		Log:             frames.NewLog(nil),
 		Auth:            auth,
 		MaxFrame:        maxFrame,
+
+		AllowCrossOriginEndpoint: f.allowCross,
 	}
 	if err := f.scripts(&opts); err != nil {
 		return session.Options{}, err
