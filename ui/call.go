@@ -288,7 +288,7 @@ func (c *call) writeOutcome(b *docBuilder) (partial bool) {
 		c.writeFailed(b)
 		return false
 	case outcomeToolError:
-		b.line(roleToolError, "✗ TOOL ERROR — the result says isError: true (the tool ran and reported a failure)")
+		b.line(roleToolError, "✗ TOOL ERROR — "+content.ToolErrorWhat(c.ex.Result))
 	default:
 		b.line(roleOK, "✓ result")
 	}

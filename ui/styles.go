@@ -39,7 +39,7 @@ type styles struct {
 	warnText       lipgloss.Style
 	errorText      lipgloss.Style
 	rpcErrorBadge  lipgloss.Style // a JSON-RPC error: the server refused the request
-	toolErrorBadge lipgloss.Style // a result with isError: the tool ran and failed
+	toolErrorBadge lipgloss.Style // a result with isError: true
 	partialBadge   lipgloss.Style
 	violation      lipgloss.Style
 	required       lipgloss.Style

@@ -371,7 +371,7 @@ func writeRecordedCall(b *docBuilder, red *frames.Redactor, c fixture.Call, canc
 		b.bytes(pr)
 	case len(c.Result) > 0:
 		if isErr, _ := resultFlags(c.Result); isErr {
-			b.line(roleToolError, "✗ TOOL ERROR — the result says isError: true (the tool ran and reported a failure)")
+			b.line(roleToolError, "✗ TOOL ERROR — "+content.ToolErrorWhat(c.Result))
 		} else {
 			b.line(roleOK, "✓ result")
 		}

@@ -362,7 +362,7 @@ func isErrorResult(result json.RawMessage) bool {
 // structuredContent, isError and partial results flagged.
 func printResult(w io.Writer, ex *session.Exchange) {
 	if content.IsError(ex.Result) {
-		fmt.Fprintf(w, "TOOL ERROR (result with isError: true) after %s\n", ex.Latency.Round(100_000))
+		fmt.Fprintf(w, "TOOL ERROR after %s — %s\n", ex.Latency.Round(100_000), content.ToolErrorWhat(ex.Result))
 	} else {
 		fmt.Fprintf(w, "result after %s\n", ex.Latency.Round(100_000))
 	}

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // A Block is one content block of a tool result or a prompt message.
@@ -151,6 +152,51 @@ func IsError(raw json.RawMessage) bool {
 		IsError bool `json:"isError"`
 	}
 	return json.Unmarshal(raw, &r) == nil && r.IsError
+}
+
+// ToolErrorWhat says what is known of a result with isError: true: the
+// server answered isError: true. Whether the tool's own code ran is not in
+// the result; when its text is plainly an SDK's argument validation (the Go
+// SDK's `validating "arguments": …`, the TypeScript SDK's `Input validation
+// error: …` or `Invalid arguments for tool …`), it says the server refused
+// the arguments. The TUI and jig call both head a tool error with it.
+func ToolErrorWhat(raw json.RawMessage) string {
+	const known = "the server answered isError: true"
+	var r struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return known
+	}
+	for _, c := range r.Content {
+		if c.Type == "text" && isValidationRefusal(c.Text) {
+			return known + ": its text is an argument-validation refusal (the server checked the arguments against the input schema and refused them)"
+		}
+	}
+	return known + " (its content says what failed)"
+}
+
+// validationPrefixes begin the text of the SDKs' argument-validation
+// refusals, which come back as isError results.
+var validationPrefixes = []string{
+	`validating "arguments":`, // modelcontextprotocol/go-sdk
+	"Input validation error:", // the TypeScript SDK
+	"MCP error -32602: Input validation error",
+	"MCP error -32602: Invalid arguments for tool",
+	"Invalid arguments for tool",
+}
+
+func isValidationRefusal(text string) bool {
+	text = strings.TrimSpace(text)
+	for _, p := range validationPrefixes {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // partialKeys are the members by which a result says it is not the whole

@@ -84,3 +84,48 @@ func TestNotAResult(t *testing.T) {
 		t.Errorf("a result that is an array:\n%s", got)
 	}
 }
+
+// TestToolErrorWhat: a tool error says what the result shows — the server
+// answered isError: true — and an SDK's argument-validation refusal is
+// named as one; nothing claims the tool ran.
+func TestToolErrorWhat(t *testing.T) {
+	for _, c := range []struct{ result, want, not string }{
+		{`{"content":[{"type":"text","text":"validating \"arguments\": validating root: required: missing properties: [\"a\"]"}],"isError":true}`, "argument-validation refusal", "ran"},
+		{`{"content":[{"type":"text","text":"MCP error -32602: Input validation error: Invalid arguments for tool get-sum"}],"isError":true}`, "argument-validation refusal", "ran"},
+		{`{"content":[{"type":"text","text":"customer not found"}],"isError":true}`, "the server answered isError: true", "refusal"},
+	} {
+		got := content.ToolErrorWhat(json.RawMessage(c.result))
+		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+			t.Errorf("ToolErrorWhat(%s) = %q, want %q and not %q", c.result, got, c.want, c.not)
+		}
+	}
+}
+
+// TestToolErrorWhatOnRealRefusals: the demo server (the Go SDK) and
+// server-everything (the TypeScript SDK) refuse wrong arguments with an
+// isError result; both are named argument-validation refusals.
+func TestToolErrorWhatOnRealRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		target     session.Target
+		tool, args string
+	}{
+		{session.Target{Transport: session.TransportDemo, Release: 1}, "search_orders", `{"customer":"Acme Corp","since":5}`},
+		{session.Target{Transport: session.TransportStdio, Command: peers.Node(t, peers.Everything, "stdio")}, "get-sum", `{"a":"x","b":1}`},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		s, err := session.Open(ctx, session.Options{Target: tc.target})
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		ex, err := s.CallTool(ctx, tc.tool, json.RawMessage(tc.args))
+		s.Close()
+		cancel()
+		if err != nil || !content.IsError(ex.Result) {
+			t.Fatalf("%s %s: %v, %s; want an isError result", tc.tool, tc.args, err, ex.Result)
+		}
+		if got := content.ToolErrorWhat(ex.Result); !strings.Contains(got, "argument-validation refusal") {
+			t.Errorf("%s %s answered %s: said %q", tc.tool, tc.args, ex.Result, got)
+		}
+	}
+}
