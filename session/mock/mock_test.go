@@ -510,3 +510,35 @@ func TestLoadErrors(t *testing.T) {
 		}
 	}
 }
+
+// Bad input over stdio gets a JSON-RPC error naming what is wrong, and the
+// session goes on: the call after it is answered.
+func TestBadInputStdio(t *testing.T) {
+	s := newServer(t, load(t, demoFixtures), Options{})
+	in := strings.Join([]string{
+		`not json at all`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":2,"method":"no/such/method"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/whatever"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`,
+	}, "\n") + "\n"
+	var out bytes.Buffer
+	if err := s.ServeStdio(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		`"id":null,"error":{"code":-32700,"message":"jig mock: the message is not JSON-RPC`,
+		`"id":2,"error":{"code":-32601,"message":"Method not found: jig mock has no recorded no/such/method"`,
+		`"id":3,"error":{"code":-32602,"message":"jig mock: no recorded tools/call nope matches this request; closest: `,
+		`"id":4,"result":{`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stdout lacks %s:\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "\n"); n != 5 {
+		t.Errorf("%d answers, want 5 (none for the notification):\n%s", n, got)
+	}
+}
