@@ -28,69 +28,88 @@ func (b *Book) addRecording(path string) error {
 	b.Recordings++
 	b.Sources = append(b.Sources, path)
 	before := len(b.all)
-	// open are the client's requests still waiting for an answer, in the
-	// order sent, so a server message in between joins the newest one's
-	// flow (or the one its progress token names).
-	var open []*Exchange
-	var started []time.Time
-	var handshake time.Time
-	byFrame := map[int]*Exchange{}
+	rr := &recordingReader{b: b, path: path, t: t, byFrame: map[int]*Exchange{}}
 	for i, f := range t.Frames {
 		switch {
 		case f.Dir == frames.ClientToServer && f.Kind == frames.KindRequest:
-			ex, err := b.recordedRequest(path, i, f, t)
-			if err != nil {
-				b.warn("%v", err)
-				continue
-			}
-			if ex == nil {
-				continue
-			}
-			open = append(open, ex)
-			started = append(started, f.Time)
-			byFrame[i] = ex
+			rr.request(i, f)
 		case f.Dir == frames.ServerToClient && f.IsResponse():
-			ex, ok := byFrame[t.Partner(i)]
-			if !ok {
-				continue
-			}
-			k := indexOf(open, ex)
-			r, err := newReply(append([]byte(nil), f.Raw...), f.Time.Sub(started[k]))
-			if err != nil {
-				b.warn("%s#%d: %v; not served", path, i+1, err)
-			} else {
-				ex.Reply = r
-				b.recordedFace(ex, f)
-				if ex.Method == "initialize" || ex.Method == "server/discover" {
-					handshake = f.Time
-				}
-			}
-			open = append(open[:k], open[k+1:]...)
-			started = append(started[:k], started[k+1:]...)
-			delete(byFrame, t.Partner(i))
+			rr.response(i, f)
 		case f.Dir == frames.ServerToClient && (f.Kind == frames.KindNotification || f.Kind == frames.KindRequest || f.Kind == frames.KindInvalid):
-			ev := Event{Raw: append([]byte(nil), f.Raw...), Method: f.Method, Kind: f.Kind}
-			if k := flowOwner(open, f.Raw); k >= 0 {
-				ev.At = f.Time.Sub(started[k])
-				open[k].Flow = append(open[k].Flow, ev)
-				continue
-			}
-			if !handshake.IsZero() {
-				ev.At = f.Time.Sub(handshake)
-			}
-			b.session = append(b.session, ev)
+			rr.message(f)
 		}
 	}
-	n := 0
 	for _, ex := range b.all[before:] {
 		if ex.Reply != nil {
-			n++
+			return nil
 		}
 	}
-	if n == 0 {
-		b.warn("%s: no request in it has a recorded answer", path)
-	}
+	b.warn("%s: no request in it has a recorded answer", path)
 	return nil
+}
+
+// A recordingReader pairs a recording's frames into exchanges. open are
+// the client's requests still waiting for an answer, in the order sent, so
+// a server message in between joins the newest one's flow (or the one its
+// progress token names).
+type recordingReader struct {
+	b         *Book
+	path      string
+	t         *frames.Transcript
+	open      []*Exchange
+	started   []time.Time
+	handshake time.Time
+	byFrame   map[int]*Exchange
+}
+
+func (rr *recordingReader) request(i int, f *frames.Frame) {
+	ex, err := rr.b.recordedRequest(rr.path, i, f, rr.t)
+	if err != nil {
+		rr.b.warn("%v", err)
+		return
+	}
+	if ex != nil {
+		rr.open = append(rr.open, ex)
+		rr.started = append(rr.started, f.Time)
+		rr.byFrame[i] = ex
+	}
+}
+
+func (rr *recordingReader) response(i int, f *frames.Frame) {
+	req := rr.t.Partner(i)
+	ex, ok := rr.byFrame[req]
+	if !ok {
+		return
+	}
+	k := indexOf(rr.open, ex)
+	r, err := newReply(append([]byte(nil), f.Raw...), f.Time.Sub(rr.started[k]))
+	if err != nil {
+		rr.b.warn("%s#%d: %v; not served", rr.path, i+1, err)
+	} else {
+		ex.Reply = r
+		rr.b.recordedFace(ex, f)
+		if ex.Method == "initialize" || ex.Method == "server/discover" {
+			rr.handshake = f.Time
+		}
+	}
+	rr.open = append(rr.open[:k], rr.open[k+1:]...)
+	rr.started = append(rr.started[:k], rr.started[k+1:]...)
+	delete(rr.byFrame, req)
+}
+
+// message is what the server sent on its own: part of an open request's
+// flow, or of the session's.
+func (rr *recordingReader) message(f *frames.Frame) {
+	ev := Event{Raw: append([]byte(nil), f.Raw...), Method: f.Method, Kind: f.Kind}
+	if k := flowOwner(rr.open, f.Raw); k >= 0 {
+		ev.At = f.Time.Sub(rr.started[k])
+		rr.open[k].Flow = append(rr.open[k].Flow, ev)
+		return
+	}
+	if !rr.handshake.IsZero() {
+		ev.At = f.Time.Sub(rr.handshake)
+	}
+	rr.b.session = append(rr.b.session, ev)
 }
 
 // recordedRequest turns the client's request at frame i into an exchange,

@@ -42,23 +42,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	}
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
-	go func() {
-		br := bufio.NewReaderSize(r, 1<<16)
-		for {
-			line, err := readLine(br)
-			if len(bytes.TrimSpace(line)) > 0 {
-				select {
-				case lines <- line:
-				case <-ctx.Done():
-					return
-				}
-			}
-			if err != nil {
-				readErr <- err
-				return
-			}
-		}
-	}()
+	go readLines(ctx, r, lines, readErr)
 	var wg sync.WaitGroup
 	for {
 		select {
@@ -87,6 +71,26 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 			c.hangUp()
 			wg.Wait()
 			return ctx.Err()
+		}
+	}
+}
+
+// readLines sends each non-blank line of r to lines, then r's error (EOF
+// at its end) to errc.
+func readLines(ctx context.Context, r io.Reader, lines chan<- []byte, errc chan<- error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	for {
+		line, err := readLine(br)
+		if len(bytes.TrimSpace(line)) > 0 {
+			select {
+			case lines <- line:
+			case <-ctx.Done():
+				return
+			}
+		}
+		if err != nil {
+			errc <- err
+			return
 		}
 	}
 }
