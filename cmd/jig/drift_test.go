@@ -19,9 +19,17 @@ import (
 // release 3 before its regressions.
 const release3Env = "JIG_TEST_RELEASE3_AFTER"
 
+//
+// "AFTER:TRUNCATE" goes wrong only by truncating (that fraction of each
+// list dropped): no epoch numbers, no stale cache.
 func serveRelease3(after string) {
-	n, _ := strconv.Atoi(after)
 	reg := demo.DefaultRegressions
+	if n, cut, ok := strings.Cut(after, ":"); ok {
+		after = n
+		reg.Truncate, _ = strconv.ParseFloat(cut, 64)
+		reg.EpochEvery, reg.StaleCustomer = 0, ""
+	}
+	n, _ := strconv.Atoi(after)
 	reg.After = n
 	if err := demo.ServeStdioWith(context.Background(), 3, reg); err != nil {
 		os.Exit(1)
