@@ -88,6 +88,10 @@ type Frame struct {
 	Method string `json:"method,omitempty"`
 	// ID is the JSON text of the id ("0", "\"jig-1\""), empty when absent.
 	ID string `json:"id,omitempty"`
+	// Answers is the id (JSON text) of the request an error response with
+	// id null answers by where it came: the HTTP response to the POST that
+	// carried that one request (see AnswersPost). Empty otherwise.
+	Answers string `json:"answers,omitempty"`
 	// Code is the JSON-RPC error code of an error response.
 	Code int `json:"code,omitempty"`
 	// Err says why the frame is not a usable message (decode failure, unknown id).
@@ -238,6 +242,21 @@ func (f *Frame) Classify() {
 		f.Kind = KindResult
 	default:
 		f.Kind, f.Err = KindInvalid, "JSON-RPC message with neither method, result nor error"
+	}
+}
+
+// AnswersPost marks f, an error response with id null that came as the HTTP
+// response to a POST carrying the one request id (JSON text, as ID): over
+// HTTP that response is the request's answer, whatever its id says, so f
+// pairs with it (Answers) and says how it was tied instead of "it answers
+// no call". Any other frame is left as it is.
+func (f *Frame) AnswersPost(id string) {
+	if f.Kind != KindError || f.ID != "" || id == "" {
+		return
+	}
+	f.Answers, f.Err = id, ""
+	if f.Note == "" {
+		f.Note = "its id is null: it answers request id=" + id + " as the HTTP response to the POST that carried it"
 	}
 }
 

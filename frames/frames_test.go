@@ -503,3 +503,55 @@ func TestRecordedSizeIsTheWireSize(t *testing.T) {
 		t.Errorf("the secret was recorded: %s", tr.Frame(0).Raw)
 	}
 }
+
+// An error with id null that came as the HTTP response to a POST of one
+// request answers that request: it pairs with it, live and read back from a
+// recording (both readers), and no longer says it answers no call.
+func TestAnswersPostPairsAnIDNullError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	tw, err := CreateTranscript(path, Header{Jig: "test"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewLog(fixedClock())
+	l.AddSink(tw)
+	req := l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`)})
+	ans := Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}`)}
+	ans.Classify()
+	if ans.Err == "" {
+		t.Fatal("an id-null error no longer says it answers no call: the test needs another frame")
+	}
+	ans.AnswersPost(req.ID)
+	l.Append(ans)
+	stray := Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)}
+	stray.Classify()
+	stray.AnswersPost("") // no request was posted: it stays an error tied to nothing
+	l.Append(stray)
+	tw.Close()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := ReadTranscript(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := OpenIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for name, r := range map[string]interface {
+		Len() int
+		Frame(int) *Frame
+		Partner(int) int
+	}{"live": l, "read": tr, "indexed": ix} {
+		if r.Partner(0) != 1 || r.Frame(1).Err != "" || r.Frame(1).Method != "server/discover" || r.Frame(1).Answers != "1" {
+			t.Errorf("%s: partner(0) = %d, answer %+v", name, r.Partner(0), r.Frame(1))
+		}
+		if r.Partner(2) >= 0 || r.Frame(2).Err == "" {
+			t.Errorf("%s: the stray id-null error was tied to a request: %+v", name, r.Frame(2))
+		}
+	}
+}

@@ -81,8 +81,12 @@ func (p *Pairer) Add(i int, f *Frame) {
 	case f.Kind == KindRequest:
 		p.open[pairKey{f.Dir, f.ID}] = i
 		p.method[i] = f.Method
-	case f.IsResponse() && f.ID != "":
-		k := pairKey{f.Dir.Opposite(), f.ID}
+	case f.IsResponse() && (f.ID != "" || f.Answers != ""):
+		id := f.ID
+		if id == "" {
+			id = f.Answers // tied by where it came, not by its id (AnswersPost)
+		}
+		k := pairKey{f.Dir.Opposite(), id}
 		if req, ok := p.open[k]; ok {
 			delete(p.open, k)
 			defer delete(p.method, req)
@@ -96,13 +100,13 @@ func (p *Pairer) Add(i int, f *Frame) {
 			return
 		}
 		if _, ok := p.answered[k]; ok {
-			f.Err = fmt.Sprintf("duplicate response to id %s: its request was already answered", f.ID)
+			f.Err = fmt.Sprintf("duplicate response to id %s: its request was already answered", id)
 		} else {
 			who := "client"
 			if f.Dir == ClientToServer {
 				who = "server"
 			}
-			f.Err = fmt.Sprintf("response to unknown id %s: no %s request has this id", f.ID, who)
+			f.Err = fmt.Sprintf("response to unknown id %s: no %s request has this id", id, who)
 		}
 	}
 }

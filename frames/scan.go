@@ -303,6 +303,8 @@ func fastHead(head []byte) (Frame, bool) {
 			f.Method = string(val)
 		case "id":
 			f.ID = string(val) // a number's text; a string id has escapes and goes the slow way
+		case "answers":
+			f.Answers = string(val)
 		case "err":
 			f.Err = string(val)
 		case "note":

@@ -32,6 +32,10 @@ func appendRecord(b []byte, f *Frame, raw []byte) []byte {
 		b = append(b, `,"id":`...)
 		b = appendStringS(b, f.ID)
 	}
+	if f.Answers != "" {
+		b = append(b, `,"answers":`...)
+		b = appendStringS(b, f.Answers)
+	}
 	if f.Code != 0 {
 		b = append(b, `,"code":`...)
 		b = strconv.AppendInt(b, int64(f.Code), 10)

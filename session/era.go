@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 
@@ -199,7 +200,11 @@ func probeAnswer(log *frames.Log) (string, bool) {
 				SupportedVersions []string `json:"supportedVersions"`
 			} `json:"result"`
 		}
-		_ = json.Unmarshal(log.Frame(j).Raw, &resp)
+		a := log.Frame(j)
+		_ = json.Unmarshal(a.Raw, &resp)
+		if resp.Error != nil && len(resp.Error.Data.Supported) == 0 && a.HTTP != nil && a.HTTP.Status != 0 && a.HTTP.Status != http.StatusOK {
+			return fmt.Sprintf("server/discover got HTTP %d with JSON-RPC error %d %q (a legacy server)", a.HTTP.Status, resp.Error.Code, resp.Error.Message), true
+		}
 		switch {
 		case resp.Error != nil && len(resp.Error.Data.Supported) > 0:
 			return "it supports " + strings.Join(resp.Error.Data.Supported, ", "), true

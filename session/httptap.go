@@ -187,6 +187,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.ContentLength = int64(len(body))
 	}
 	sent := body
+	posted := "" // the id of the one request the body carries
 	info := &frames.HTTP{Method: req.Method, URL: t.redact.URL(redactURL(req.URL.String())), Headers: t.redact.Headers(req.Header)}
 	if elsewhere && len(t.headers) > 0 {
 		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info,
@@ -195,6 +196,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if body != nil {
 		f := t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
 		if f.Kind == frames.KindRequest {
+			posted = f.ID
 			// The SDK wrote this request under its call's context: tell the
 			// call which id is its own.
 			learnWrite(req.Context(), f.Method, f.ID)
@@ -248,10 +250,12 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		default:
 			f := frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: rinfo}
 			f.Classify()
-			if probing && f.Kind == frames.KindError && (f.ID == "" || f.ID == "null") {
-				// The HTTP response answers the probe, whatever its id says.
-				f.Note, f.Err = frames.ProbeRefusal, ""
+			if probing && f.Kind == frames.KindError && f.ID == "" {
+				f.Note = frames.ProbeRefusal
 			}
+			// The HTTP response answers the request it was posted with,
+			// whatever its id says.
+			f.AnswersPost(posted)
 			got := t.log.Append(f)
 			if u := uncachedBody(body); len(u) != len(body) || !bytes.Equal(u, body) {
 				// What the SDK reads, not what the frame keeps (see nocache.go).

@@ -80,6 +80,10 @@ func warnWithheld(w io.Writer, log *frames.Log, err error) {
 			lines = append(lines, fmt.Sprintf("jig: … and %d more (see --frames)", len(withheld)-most-1))
 			break
 		}
+		if f.Kind == frames.KindError && f.Answers != "" {
+			lines = append(lines, fmt.Sprintf("jig: warning: frame #%d: the server answered request id=%s with an error whose id is null: %s", f.Seq, f.Answers, f.ErrorMessage()))
+			continue
+		}
 		if f.Kind == frames.KindError {
 			lines = append(lines, fmt.Sprintf("jig: warning: frame #%d: the server reported an error tied to no request: %s", f.Seq, f.ErrorMessage()))
 			continue

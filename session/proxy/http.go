@@ -140,7 +140,11 @@ func (p *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			r.Body.Close()
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			r.ContentLength = int64(len(body))
-			cs.add(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
+			f := frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info}
+			if f.Classify(); f.Kind == frames.KindRequest {
+				cs.posted = f.ID
+			}
+			cs.add(f)
 		}
 	} else {
 		cs.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info, Note: frames.RequestNote(r)})
@@ -174,6 +178,9 @@ type clientSession struct {
 	settled bool
 	key     string
 	held    []frames.Frame
+	// posted is the id of the one request the exchange's POST carried: an
+	// error with id null in its response answers it (frames.AnswersPost).
+	posted string
 }
 
 func (c *clientSession) add(f frames.Frame) {
@@ -268,7 +275,10 @@ func (p *HTTP) response(resp *http.Response) error {
 		cs.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: note})
 		return nil
 	}
-	cs.add(frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: &info})
+	f := frames.Frame{Dir: frames.ServerToClient, Raw: trimmed, HTTP: &info}
+	f.Classify()
+	f.AnswersPost(cs.posted)
+	cs.add(f)
 	return nil
 }
 

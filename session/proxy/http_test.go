@@ -204,6 +204,36 @@ func TestHTTPProxyServerEverything(t *testing.T) {
 	if d := cmp.Diff(results(client), results(log)); d != "" {
 		t.Errorf("responses: recorded differ from what the client received (-client +proxy):\n%s", d)
 	}
+	// The era probe: server-everything answers it with HTTP 400 and an
+	// error whose id is null. That error is the probe's answer (the HTTP
+	// response to its POST), on both sides; it was recorded as pending.
+	auto := exercise(t, session.Target{Transport: session.TransportStreamable, URL: proxyURL + "/mcp"}, "", func(*session.Session) {})
+	waitFor(t, "the proxy to record the probe", func() bool { return probe(log) >= 0 })
+	for side, l := range map[string]*frames.Log{"client": auto, "proxy": log} {
+		i := probe(l)
+		if i < 0 {
+			t.Errorf("%s: no server/discover recorded", side)
+			continue
+		}
+		j := l.Partner(i)
+		if j < 0 {
+			t.Errorf("%s: the server/discover probe #%d has no answer recorded", side, l.Frame(i).Seq)
+			continue
+		}
+		if a := l.Frame(j); a.Kind != frames.KindError || a.Answers != l.Frame(i).ID || a.Err != "" {
+			t.Errorf("%s: the probe's answer is %+v", side, a)
+		}
+	}
+}
+
+// probe is the index of the last server/discover request in l, or -1.
+func probe(l *frames.Log) int {
+	for i := l.Len() - 1; i >= 0; i-- {
+		if f := l.Frame(i); f.Kind == frames.KindRequest && f.Method == "server/discover" {
+			return i
+		}
+	}
+	return -1
 }
 
 func freePort(t *testing.T) int {
