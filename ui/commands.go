@@ -57,7 +57,7 @@ func listTools(ctx context.Context, s *session.Session, timeout time.Duration, r
 		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
 		raw, typed, err := s.ListTools(cctx)
-		return toolsListedMsg{reason: reason, raw: raw, typed: typed, err: err}
+		return toolsListedMsg{reason: reason, raw: raw, typed: typed, findings: lintTools(raw), err: err}
 	})
 }
 

@@ -188,7 +188,7 @@ func (m *Model) toolsListed(msg toolsListedMsg) tea.Cmd {
 		t.setError(msg.err)
 		return nil
 	}
-	t.setTools(msg.raw, msg.typed, msg.reason == "connected")
+	t.setTools(msg.raw, msg.typed, msg.reason == "connected", msg.findings)
 	if msg.reason != "connected" {
 		m.setStatus("tools re-listed ("+msg.reason+"): "+t.note, false)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/frames/lint"
 	"github.com/mcpjig/jig/frames/schema"
 	"github.com/mcpjig/jig/session"
 )
@@ -47,7 +48,10 @@ type toolsListedMsg struct {
 	reason string
 	raw    []json.RawMessage
 	typed  []*mcp.Tool
-	err    error
+	// findings are jig lint's about the listed tools, found off the UI
+	// goroutine (500 tools take a few hundred ms).
+	findings []lint.Finding
+	err      error
 }
 
 func (msg toolsListedMsg) route(m *Model) tea.Cmd { return m.toolsListed(msg) }

@@ -121,7 +121,7 @@ func TestToolsPane(t *testing.T) {
 	p := newToolsPane(testEnv(nil))
 	p.setSize(60, 34)
 	raw, typed := demoListing(t)
-	p.setTools(raw, typed, true)
+	p.setTools(raw, typed, true, lintTools(raw))
 	keys(p, "G")
 	golden.RequireEqual(t, screen(p.view()))
 	if got := p.selectedName(); got != "search_orders" {
@@ -137,7 +137,7 @@ func TestToolsPaneFilterAndRelist(t *testing.T) {
 	p := newToolsPane(testEnv(nil))
 	p.setSize(50, 20)
 	raw, typed := demoListing(t)
-	p.setTools(raw, typed, true)
+	p.setTools(raw, typed, true, lintTools(raw))
 	// The server re-lists: echo is gone, search_order changed, a tool appeared.
 	var next []json.RawMessage
 	for _, r := range raw {
@@ -150,7 +150,7 @@ func TestToolsPaneFilterAndRelist(t *testing.T) {
 		}
 	}
 	next = append(next, json.RawMessage(`{"name":"new_tool","inputSchema":{"type":"object"}}`))
-	p.setTools(next, typed, false)
+	p.setTools(next, typed, false, lintTools(next))
 	golden.RequireEqual(t, screen(p.view()))
 	keys(p, "/", "order")
 	if len(p.shown) != 4 {
@@ -438,5 +438,28 @@ func TestModelScreens(t *testing.T) {
 			}
 			golden.RequireEqual(t, out+"\n")
 		})
+	}
+}
+
+// jig lint's findings are badges on the tools list and a section of the
+// tool's details; the clean tool has neither.
+func TestToolsPaneLint(t *testing.T) {
+	p := newToolsPane(testEnv(nil))
+	p.setSize(100, 80)
+	raw, typed := demoListing(t)
+	p.setTools(raw, typed, true, lintTools(raw))
+	p.selectName("search_orders")
+	p.syncDetail(true)
+	got := screen(p.view())
+	for _, want := range []string{"⚠5 ro", "Lint (5) — jig lint --list-rules says why each rule matters", "  warning date-bare-string  /inputSchema/properties/since",
+		"\"since\" looks like a date but is a bare string", "fix: give \"limit\" a \"maximum\""} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the tools pane lacks %q:\n%s", want, got)
+		}
+	}
+	p.selectName("revenue_by_day")
+	p.syncDetail(true)
+	if got := screen(p.view()); strings.Contains(got, "Lint (") || strings.Contains(got, "revenue_by_day  ⚠") {
+		t.Errorf("the clean tool shows findings:\n%s", got)
 	}
 }

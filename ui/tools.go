@@ -10,6 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/lint"
+	"github.com/mcpjig/jig/frames/surface"
 )
 
 // A change marks what the last re-listing did to a tool.
@@ -35,6 +37,16 @@ type toolInfo struct {
 	raw         json.RawMessage
 	invalid     bool // listed by the server, rejected by the SDK
 	mark        change
+	findings    []lint.Finding // jig lint's, worst first
+}
+
+// lintTools is what jig lint finds in a tools listing (the rules that need
+// only the tools; prompts and probes are jig lint's).
+func lintTools(raw []json.RawMessage) []lint.Finding {
+	if len(raw) == 0 {
+		return nil
+	}
+	return lint.Lint(&surface.Surface{Tools: raw}, lint.Config{})
 }
 
 type toolAnnotations struct {
@@ -103,7 +115,11 @@ func (p *toolsPane) startListing() {
 }
 
 // setTools replaces the listing, marking what changed since the last one.
-func (p *toolsPane) setTools(raw []json.RawMessage, typed []*mcp.Tool, first bool) {
+func (p *toolsPane) setTools(raw []json.RawMessage, typed []*mcp.Tool, first bool, findings []lint.Finding) {
+	byTool := map[string][]lint.Finding{}
+	for _, f := range findings {
+		byTool[f.Tool()] = append(byTool[f.Tool()], f)
+	}
 	valid := map[string]bool{}
 	for _, t := range typed {
 		valid[t.Name] = true
@@ -125,6 +141,7 @@ func (p *toolsPane) setTools(raw []json.RawMessage, typed []*mcp.Tool, first boo
 		}
 		t.raw = r
 		t.invalid = !valid[t.Name]
+		t.findings = byTool[t.Name]
 		if !first {
 			if o, ok := old[t.Name]; !ok {
 				t.mark, nAdded = added, nAdded+1
@@ -350,6 +367,45 @@ func writeToolDetail(b *docBuilder, t *toolInfo, width int) {
 	} else {
 		writeSchema(b, t.Output, width)
 	}
+	writeFindings(b, t.findings, width)
+}
+
+// writeFindings is the tool's section of jig lint: each finding's
+// severity, rule and JSON Pointer, what is wrong and the fix.
+func writeFindings(b *docBuilder, fs []lint.Finding, width int) {
+	if len(fs) == 0 {
+		return
+	}
+	b.line(rolePlain, "")
+	b.line(roleLabel, fmt.Sprintf("Lint (%d) — jig lint --list-rules says why each rule matters", len(fs)))
+	for _, f := range fs {
+		role := roleWarn
+		switch f.Severity {
+		case lint.Error:
+			role = roleError
+		case lint.Info:
+			role = roleMuted
+		}
+		b.line(role, wrapHanging(fmt.Sprintf("  %s %s  %s", f.Severity, f.Rule, f.Path), "    ", width))
+		b.line(rolePlain, wrapText(f.Message, "    ", width))
+		b.line(roleMuted, wrapText("fix: "+f.Fix, "    ", width))
+	}
+}
+
+// lintBadge is the count of a tool's findings beside its name: ✗ when one
+// is an error, ⚠ when the worst is a warning, i for notes only.
+func lintBadge(fs []lint.Finding) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	mark := "i"
+	switch lint.Worst(fs) {
+	case lint.Error:
+		mark = "✗"
+	case lint.Warning:
+		mark = "⚠"
+	}
+	return fmt.Sprintf("%s%d", mark, len(fs))
 }
 
 // annotationLine shows the four behaviour hints, saying which are the
@@ -413,40 +469,7 @@ func (p *toolsPane) view() string {
 		if i >= len(p.shown) {
 			continue
 		}
-		t := &p.tools[p.shown[i]]
-		mark := "  "
-		switch t.mark {
-		case added:
-			mark = "+ "
-		case changed:
-			mark = "~ "
-		case removed:
-			mark = "- "
-		}
-		if t.invalid {
-			mark = "! "
-		}
-		name := p.red.String(t.Name) // before the row is cut
-		bd := badges(t.Annotations)
-		gap := p.width - ansi.StringWidth(mark+name) - ansi.StringWidth(bd)
-		row := mark + name
-		if gap >= 1 && bd != "" {
-			row += strings.Repeat(" ", gap) + bd
-		}
-		row = ansi.Truncate(row, p.width, "…")
-		switch {
-		case i == p.list.sel && p.focused:
-			row = p.st.selected.Render(padRight(row, p.width))
-		case i == p.list.sel:
-			row = p.st.selectedBlur.Render(padRight(row, p.width))
-		case t.mark == added:
-			row = p.st.added.Render(row)
-		case t.mark == changed:
-			row = p.st.changed.Render(row)
-		case t.mark == removed:
-			row = p.st.removed.Render(row)
-		}
-		b.WriteString(row)
+		b.WriteString(p.row(i))
 	}
 	b.WriteByte('\n')
 	b.WriteString(p.rule())
@@ -455,6 +478,48 @@ func (p *toolsPane) view() string {
 		b.WriteString(p.detail.view(p.st))
 	}
 	return b.String()
+}
+
+// row is the list's row i: the change mark, the name, and the lint and
+// annotation badges at the right edge.
+func (p *toolsPane) row(i int) string {
+	t := &p.tools[p.shown[i]]
+	mark := "  "
+	switch t.mark {
+	case added:
+		mark = "+ "
+	case changed:
+		mark = "~ "
+	case removed:
+		mark = "- "
+	}
+	if t.invalid {
+		mark = "! "
+	}
+	name := p.red.String(t.Name) // before the row is cut
+	bd := badges(t.Annotations)
+	if lb := lintBadge(t.findings); lb != "" {
+		bd = strings.TrimSpace(lb + " " + bd)
+	}
+	gap := p.width - ansi.StringWidth(mark+name) - ansi.StringWidth(bd)
+	row := mark + name
+	if gap >= 1 && bd != "" {
+		row += strings.Repeat(" ", gap) + bd
+	}
+	row = ansi.Truncate(row, p.width, "…")
+	switch {
+	case i == p.list.sel && p.focused:
+		row = p.st.selected.Render(padRight(row, p.width))
+	case i == p.list.sel:
+		row = p.st.selectedBlur.Render(padRight(row, p.width))
+	case t.mark == added:
+		row = p.st.added.Render(row)
+	case t.mark == changed:
+		row = p.st.changed.Render(row)
+	case t.mark == removed:
+		row = p.st.removed.Render(row)
+	}
+	return row
 }
 
 func padRight(s string, w int) string {
