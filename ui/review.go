@@ -354,6 +354,7 @@ func (m *ReviewModel) footer() string {
 // The items pane lists the items grouped by what they are.
 type reviewItemsPane struct {
 	m       *ReviewModel
+	rows    []listRow
 	cursor  int
 	offset  int
 	w, h    int
@@ -445,43 +446,44 @@ func (m *ReviewModel) statusGlyph(it *fixture.Item) string {
 	return r
 }
 
+// A listRow is a row of the items pane: a group's heading, or an item.
+type listRow struct {
+	heading string
+	item    int // -1 for a heading
+}
+
+// rowsOf lays the items out under their headings. The items never move, so
+// it is done once; only the rows in view are drawn.
+func (p *reviewItemsPane) rowsOf() []listRow {
+	if p.rows != nil {
+		return p.rows
+	}
+	group := ""
+	for i, it := range p.m.rv.Items {
+		if g := itemGroup(it); g != group {
+			group = g
+			if len(p.rows) > 0 {
+				p.rows = append(p.rows, listRow{item: -1})
+			}
+			p.rows = append(p.rows, listRow{heading: g, item: -1})
+		}
+		p.rows = append(p.rows, listRow{item: i})
+	}
+	return p.rows
+}
+
 func (p *reviewItemsPane) view() string {
 	items := p.m.rv.Items
 	if len(items) == 0 {
 		return p.m.st.okText.Render("✓ no drift to review")
 	}
-	var rows []string
+	rows := p.rowsOf()
 	at := 0 // the row of the cursor
-	group := ""
-	for i, it := range items {
-		if g := itemGroup(it); g != group {
-			group = g
-			if len(rows) > 0 {
-				rows = append(rows, "")
-			}
-			rows = append(rows, p.m.st.heading.Render(g))
+	for r, row := range rows {
+		if row.item == p.cursor {
+			at = r
+			break
 		}
-		mark := p.m.statusMark(it)
-		if p.w < 34 {
-			mark = p.m.statusGlyph(it)
-		}
-		name := it.Key
-		if it.Kind == fixture.ItemTool {
-			name = fmt.Sprintf("%s ×%d", it.Tool, len(it.Entries)) // under TOOLS: the tool, and how many scenarios
-		}
-		room := max(p.w-2-ansi.StringWidth(mark)-3, 4)
-		line := "  " + ansi.Truncate(name, room, "…")
-		line += strings.Repeat(" ", max(p.w-2-ansi.StringWidth(line)-ansi.StringWidth(mark), 1)) + mark
-		if i == p.cursor {
-			at = len(rows)
-			line = "▸" + line[1:]
-			if p.focused {
-				line = p.m.st.selected.Render(ansi.Strip(line))
-			} else {
-				line = p.m.st.selectedBlur.Render(ansi.Strip(line))
-			}
-		}
-		rows = append(rows, line)
 	}
 	h := max(p.h-2, 1)
 	if at < p.offset {
@@ -494,7 +496,39 @@ func (p *reviewItemsPane) view() string {
 	if p.cursor == 0 {
 		p.offset = 0
 	}
-	return strings.Join(rows[p.offset:], "\n")
+	var out []string
+	for _, row := range rows[p.offset:min(p.offset+h, len(rows))] {
+		if row.item < 0 {
+			out = append(out, p.m.st.heading.Render(row.heading))
+			continue
+		}
+		out = append(out, p.row(row.item))
+	}
+	return strings.Join(out, "\n")
+}
+
+// row draws item i: its name, and its decision at the right edge.
+func (p *reviewItemsPane) row(i int) string {
+	it := p.m.rv.Items[i]
+	mark := p.m.statusMark(it)
+	if p.w < 34 {
+		mark = p.m.statusGlyph(it)
+	}
+	name := it.Key
+	if it.Kind == fixture.ItemTool {
+		name = fmt.Sprintf("%s ×%d", it.Tool, len(it.Entries)) // under TOOLS: the tool, and how many scenarios
+	}
+	room := max(p.w-2-ansi.StringWidth(mark)-3, 4)
+	line := "  " + ansi.Truncate(name, room, "…")
+	line += strings.Repeat(" ", max(p.w-2-ansi.StringWidth(line)-ansi.StringWidth(mark), 1)) + mark
+	if i != p.cursor {
+		return line
+	}
+	line = "▸" + line[1:]
+	if p.focused {
+		return p.m.st.selected.Render(ansi.Strip(line))
+	}
+	return p.m.st.selectedBlur.Render(ansi.Strip(line))
 }
 
 // The detail pane shows the selected item: what it is, why jig classified

@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpjig/jig/frames/fixture"
+)
+
+// reviewCorpus writes n fixtures of one tool into dir, and the JSON report
+// of a replay in which every fifth one's response drifted and the tool's
+// description changed for all: what jig review opens.
+func reviewCorpus(b *testing.B, dir string, n int) []byte {
+	b.Helper()
+	tool := json.RawMessage(`{"name":"search_orders","description":"Find orders.","inputSchema":{"type":"object","properties":{"customer":{"type":"string"}}}}`)
+	newTool := json.RawMessage(`{"name":"search_orders","description":"Find a customer's orders.","inputSchema":{"type":"object","properties":{"customer":{"type":"string"}}}}`)
+	var reps []fixture.Report
+	for i := range n {
+		sc := fmt.Sprintf(`{"orders":[{"id":"ord-%d","customer_name":"c%d","total":%d,"status":"shipped"}],"truncated":false}`, i, i, i)
+		res := json.RawMessage(`{"content":[{"type":"text","text":` + jsonQuote(sc) + `}],"structuredContent":` + sc + `}`)
+		f := &fixture.Fixture{Format: fixture.Format, Scenario: fmt.Sprintf("scenario-%05d", i), Target: fixture.Target{Transport: "demo", Release: 1},
+			Tool:     tool,
+			Request:  fixture.Request{Method: "tools/call", Params: json.RawMessage(fmt.Sprintf(`{"name":"search_orders","arguments":{"customer":"c%d"}}`, i))},
+			Response: fixture.Response{Result: res}}
+		path := filepath.Join(dir, f.Scenario+".json")
+		if err := f.Save(path); err != nil {
+			b.Fatal(err)
+		}
+		if f, _ = fixture.Load(path); f == nil {
+			b.Fatal("load")
+		}
+		act := res
+		if i%5 == 0 {
+			act = bytes.ReplaceAll(res, []byte("shipped"), []byte("dispatched"))
+		}
+		r := fixture.Compare(f, newTool, act, nil)
+		r.File, r.FixtureSHA256 = path, f.SHA256()
+		r.Steps = []fixture.StepResult{{Method: "tools/call", Tool: "search_orders", Request: f.Request.Params, Pinned: f.Response,
+			Actual: fixture.Response{Result: act}, PinnedTool: tool, ActualTool: newTool}}
+		reps = append(reps, r)
+	}
+	var out bytes.Buffer
+	if err := fixture.NewRun(reps).WriteJSON(&out, nil); err != nil {
+		b.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+func jsonQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// BenchmarkReviewOpen5000 is jig review's first screen on a 5,000-scenario
+// report: decode it, check every fixture file's digest, group the items and
+// draw at 120×35.
+func BenchmarkReviewOpen5000(b *testing.B) {
+	dir := b.TempDir()
+	data := reviewCorpus(b, dir, 5000)
+	b.ReportMetric(float64(len(data))/(1<<20), "MiB-report")
+	b.ResetTimer()
+	for b.Loop() {
+		doc, err := fixture.DecodeReport("drift.json", data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rv := fixture.NewReview([]*fixture.ReportDoc{doc}, fixture.ReviewOptions{})
+		m := NewReview(ReviewConfig{Review: rv, Source: "drift.json"})
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 35})
+		if v := m.View(); v.Content == "" {
+			b.Fatal("nothing drawn")
+		}
+	}
+}
+
+// BenchmarkReviewKey5000 is one keypress on that report: move to the next
+// item and draw the screen again; every 10th key is a decision (reject),
+// which compares the touched fixture again.
+func BenchmarkReviewKey5000(b *testing.B) {
+	dir := b.TempDir()
+	data := reviewCorpus(b, dir, 5000)
+	doc, err := fixture.DecodeReport("drift.json", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rv := fixture.NewReview([]*fixture.ReportDoc{doc}, fixture.ReviewOptions{})
+	m := NewReview(ReviewConfig{Review: rv, Source: "drift.json"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 35})
+	m.View()
+	if len(rv.Items) < 1000 {
+		b.Fatalf("%d items", len(rv.Items))
+	}
+	down, reject := tea.KeyPressMsg{Code: 'j', Text: "j"}, tea.KeyPressMsg{Code: 'x', Text: "x"}
+	i := 0
+	b.ResetTimer()
+	for b.Loop() {
+		if m.items.cursor >= len(rv.Items)-1 {
+			m.items.moveTo(0)
+		}
+		k := down
+		if i%10 == 9 {
+			k = reject
+		}
+		i++
+		m.Update(k)
+		m.View()
+	}
+}
