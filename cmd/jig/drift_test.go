@@ -19,7 +19,6 @@ import (
 // release 3 before its regressions.
 const release3Env = "JIG_TEST_RELEASE3_AFTER"
 
-//
 // "AFTER:TRUNCATE" goes wrong only by truncating (that fraction of each
 // list dropped): no epoch numbers, no stale cache.
 func serveRelease3(after string) {
