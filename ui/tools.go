@@ -349,6 +349,9 @@ func writeToolDetail(b *docBuilder, t *toolInfo, width int) {
 		b.line(roleWarn, "! the SDK rejected this tool definition as invalid (shown as listed)")
 	}
 	b.line(rolePlain, wrapHanging(annotationLine(t.Annotations), "  ", width))
+	if n := annotationNote(t.Annotations); n != "" {
+		b.line(roleMuted, wrapHanging(n, "  ", width))
+	}
 	if d := strings.TrimSpace(t.Description); d != "" {
 		b.line(rolePlain, "")
 		b.line(rolePlain, wrapText(d, "", width))
@@ -408,24 +411,44 @@ func lintBadge(fs []lint.Finding) string {
 	return fmt.Sprintf("%s%d", mark, len(fs))
 }
 
-// annotationLine shows the four behaviour hints, saying which are the
-// spec's defaults (absent) rather than the server's word.
+// annotationLine shows the four behaviour hints as the server sent them,
+// saying which are absent (the spec's default then applies).
 func annotationLine(a *toolAnnotations) string {
 	if a == nil {
 		a = &toolAnnotations{}
 	}
-	hint := func(name string, v *bool, def bool) string {
-		if v == nil {
-			return fmt.Sprintf("%s %s (default)", name, yesNo(def))
+	readOnly := a.ReadOnly != nil && *a.ReadOnly
+	hint := func(name string, v *bool, def bool, writes bool) string {
+		switch {
+		case v != nil:
+			return name + " " + yesNo(*v)
+		case writes && readOnly:
+			return name + " not sent" // no default: it means nothing here
 		}
-		return name + " " + yesNo(*v)
+		return fmt.Sprintf("%s %s (default)", name, yesNo(def))
 	}
-	destructive, idempotent := hint("destructive", a.Destructive, true), hint("idempotent", a.Idempotent, false)
-	if a.ReadOnly != nil && *a.ReadOnly {
-		// The spec gives these two meaning only for tools that write.
-		destructive, idempotent = "destructive n/a", "idempotent n/a"
+	return strings.Join([]string{hint("read-only", a.ReadOnly, false, false), hint("destructive", a.Destructive, true, true),
+		hint("idempotent", a.Idempotent, false, true), hint("open-world", a.OpenWorld, true, false)}, " · ")
+}
+
+// annotationNote says when the spec makes a hint the server sent
+// meaningless: destructive and idempotent only matter for a tool that is not
+// read-only. "" otherwise.
+func annotationNote(a *toolAnnotations) string {
+	if a == nil || a.ReadOnly == nil || !*a.ReadOnly {
+		return ""
 	}
-	return strings.Join([]string{hint("read-only", a.ReadOnly, false), destructive, idempotent, hint("open-world", a.OpenWorld, true)}, " · ")
+	var sent []string
+	if a.Destructive != nil {
+		sent = append(sent, "destructive")
+	}
+	if a.Idempotent != nil {
+		sent = append(sent, "idempotent")
+	}
+	if len(sent) == 0 {
+		return ""
+	}
+	return "the spec gives " + strings.Join(sent, " and ") + " meaning only when a tool is not read-only: here " + map[bool]string{true: "they say", false: "it says"}[len(sent) > 1] + " nothing"
 }
 
 func yesNo(b bool) string {
@@ -444,7 +467,7 @@ func badges(a *toolAnnotations) string {
 	if a.ReadOnly != nil && *a.ReadOnly {
 		out = append(out, "ro")
 	}
-	if a.Destructive != nil && *a.Destructive && !(a.ReadOnly != nil && *a.ReadOnly) {
+	if a.Destructive != nil && *a.Destructive {
 		out = append(out, "destructive")
 	}
 	if a.Idempotent != nil && *a.Idempotent {

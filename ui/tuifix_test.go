@@ -117,3 +117,42 @@ func TestFlowRecordedCancelShowsInTimeline(t *testing.T) {
 	fl.keys("enter")
 	fl.waitFor(want+" ", "⊘ "+want+" (notifications/cancelled)")
 }
+
+// TestToolDetailShowsTheHintsTheServerSent: server-everything's echo is
+// read-only and idempotent; the details say what it sent (the tool list
+// says "ro idem"), and separately that the spec gives idempotent no meaning
+// for a read-only tool.
+func TestToolDetailShowsTheHintsTheServerSent(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := session.Open(ctx, session.Options{Target: session.Target{Transport: session.TransportStdio, Command: peers.Node(t, peers.Everything, "stdio")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	raw, _, err := s.ListTools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var echo json.RawMessage
+	for _, r := range raw {
+		if strings.Contains(string(r), `"name":"echo"`) {
+			echo = r
+		}
+	}
+	if !strings.Contains(string(echo), `"idempotentHint":true`) || !strings.Contains(string(echo), `"readOnlyHint":true`) {
+		t.Fatalf("server-everything's echo is not listed read-only and idempotent: %s", echo)
+	}
+	ti := toolNamed(t, raw, "echo")
+	var b docBuilder
+	writeToolDetail(&b, &ti, 200)
+	s2 := string(b.doc().data)
+	for _, want := range []string{"read-only yes", "idempotent yes", "idempotent meaning only when a tool is not read-only"} {
+		if !strings.Contains(s2, want) {
+			t.Errorf("echo's details lack %q:\n%s", want, s2)
+		}
+	}
+	if strings.Contains(s2, "n/a") {
+		t.Errorf("echo's details hide what the server sent:\n%s", s2)
+	}
+}
