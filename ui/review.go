@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 )
 
@@ -723,9 +724,8 @@ func pretty(raw json.RawMessage) string {
 		b, _ := json.Marshal(s)
 		return string(b)
 	}
-	var b bytes.Buffer
-	if json.Indent(&b, raw, "", "  ") == nil {
-		return b.String()
+	if b, ok := frames.Indent(raw); ok {
+		return string(b)
 	}
 	return string(raw)
 }
