@@ -99,6 +99,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := &stream{w: w}
+	defer st.end()
 	err = c.Handle(r.Context(), body, st.send)
 	if errors.Is(err, errClosed) {
 		panic(http.ErrAbortHandler) // a close-after fault: the connection goes
@@ -146,11 +147,22 @@ type stream struct {
 	w       http.ResponseWriter
 	started bool
 	sse     bool
+	done    bool // the handler returned: its ResponseWriter is gone
+}
+
+// end makes every later send fail: the response is over.
+func (st *stream) end() {
+	st.mu.Lock()
+	st.done = true
+	st.mu.Unlock()
 }
 
 func (st *stream) send(msg []byte) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if st.done {
+		return errClosed
+	}
 	if !st.started {
 		st.started = true
 		_, _, isMethod := frames.MemberSpan(msg, "method")

@@ -542,3 +542,27 @@ func TestBadInputStdio(t *testing.T) {
 		t.Errorf("%d answers, want 5 (none for the notification):\n%s", n, got)
 	}
 }
+
+// What the recorded server sent outside any request (a list_changed after
+// the handshake) is sent on the session's stream after the handshake.
+func TestSessionMessages(t *testing.T) {
+	msgs := append(legacyHandshake(),
+		[2]string{s2c, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`},
+	)
+	b := load(t, recording(t, msgs...))
+	for _, tr := range []struct {
+		name    string
+		connect connectFunc
+	}{{"stdio", stdioClient}, {"sse", sseClient}} {
+		t.Run(tr.name, func(t *testing.T) {
+			changed := make(chan struct{}, 1)
+			opts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}
+			tr.connect(t, newServer(t, b, Options{}), "2025-06-18", opts)
+			select {
+			case <-changed:
+			case <-time.After(time.Minute):
+				t.Fatal("the recorded tools/list_changed never reached the client")
+			}
+		})
+	}
+}

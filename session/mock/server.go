@@ -133,6 +133,42 @@ type Conn struct {
 	key      string
 	logOnce  sync.Once
 	log      *frames.Log
+	// session is the stream of messages of no request (stdio's, an SSE
+	// session's), with how long it lasts; nil for Streamable HTTP.
+	sessionCtx  context.Context
+	sessionSend Sender
+}
+
+// SetSessionStream gives the session a stream for what the recorded server
+// sent outside any request (list_changed, logging, roots/list): it is sent
+// there after the handshake, with its recorded spacing, until ctx ends.
+func (c *Conn) SetSessionStream(ctx context.Context, send Sender) {
+	c.sessionCtx, c.sessionSend = ctx, send
+}
+
+// startSession sends the recorded session's own messages.
+func (c *Conn) startSession() {
+	events := c.srv.book.session
+	if c.sessionSend == nil || len(events) == 0 {
+		return
+	}
+	go func() {
+		start := time.Now()
+		for _, ev := range events {
+			if c.wait(c.sessionCtx, start, ev.At) != nil {
+				return
+			}
+			var err error
+			if ev.Kind == frames.KindRequest {
+				err = c.ask(c.sessionCtx, ev.Raw, c.sessionSend)
+			} else {
+				err = c.send(c.sessionSend, ev.Raw)
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 }
 
 // hangUp ends the requests that wait for the client to cancel them: the
@@ -253,9 +289,14 @@ func (c *Conn) request(ctx context.Context, in *incoming, send Sender) error {
 	switch in.method {
 	case "initialize":
 		c.mu.Lock()
+		first := !c.legacy
 		c.legacy = true
 		c.mu.Unlock()
-		return c.reply(send, in, c.srv.book.initializeResult(in.params))
+		err := c.reply(send, in, c.srv.book.initializeResult(in.params))
+		if first && err == nil {
+			c.startSession()
+		}
+		return err
 	case "server/discover":
 		if exs := answered(c.srv.book.byMethod[in.method]); c.srv.book.face.discover == nil && len(exs) > 0 {
 			return c.serve(ctx, in, exs[0], send) // refused as recorded

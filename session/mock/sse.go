@@ -46,10 +46,12 @@ func (h *sseHandler) open(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	sess := &sseSession{conn: h.srv.NewConn(id), stream: &stream{w: w, started: true, sse: true}, ctx: ctx, cancel: cancel}
+	sess.conn.SetSessionStream(ctx, sess.stream.send)
 	h.mu.Lock()
 	h.sessions[id] = sess
 	h.mu.Unlock()
 	defer func() {
+		sess.stream.end()
 		h.mu.Lock()
 		delete(h.sessions, id)
 		h.mu.Unlock()

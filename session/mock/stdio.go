@@ -40,6 +40,14 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 		_, err := w.Write(append(append(buf, msg...), '\n'))
 		return err
 	}
+	// Once it returns nothing more is written: a write under way ends
+	// first, later ones fail.
+	defer func() {
+		mu.Lock()
+		once.Do(func() { close(closed) })
+		mu.Unlock()
+	}()
+	c.SetSessionStream(ctx, send)
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go readLines(ctx, r, lines, readErr)
