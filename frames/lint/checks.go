@@ -123,6 +123,9 @@ func checkSchemas(t *tool, f emit) bool {
 	case t.input == nil:
 		f("schema-not-object", "/inputSchema", "the inputSchema is not a JSON object", `give it {"type": "object", "properties": {...}}`)
 		ok = false
+	case t.input["type"] == nil && t.input["properties"] == nil && t.input["$ref"] == nil:
+		f("schema-not-object", "/inputSchema", "the inputSchema has no type and no properties: a model cannot know the arguments, and clients refuse it",
+			`give it "type": "object" and the "properties" the tool takes`)
 	case str(t.input, "type") != "object":
 		f("schema-not-object", "/inputSchema/type", fmt.Sprintf("the inputSchema's type is %s, not \"object\"", shown(t.input["type"])), `give it "type": "object"`)
 	}

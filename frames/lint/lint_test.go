@@ -94,6 +94,8 @@ func TestRules(t *testing.T) {
 			[]string{"required-unknown /inputSchema/required"}},
 		{"not an object", `{"name": "get_user", "description": "Look up one user by id.", "inputSchema": {"type": "string"}, ` + annotated + `}`,
 			[]string{"schema-not-object /inputSchema/type"}},
+		{"a schema of only $schema (server-filesystem 2025.7.1)", `{"name": "get_user", "description": "Look up one user by id.", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#"}, ` + annotated + `}`,
+			[]string{"schema-not-object /inputSchema"}},
 		{"no input schema", `{"name": "get_user", "description": "Look up one user by id.", ` + annotated + `}`,
 			[]string{"schema-not-object /inputSchema"}},
 		{"root oneOf", `{"name": "get_user", "description": "Look up one user by id or email.", "inputSchema": {"type": "object", "oneOf": [{"properties": {"id": {"type": "string", "description": "The user id."}}}, {"properties": {"email": {"type": "string", "description": "Their email."}}}]}, ` + annotated + `}`,
