@@ -45,6 +45,10 @@ type httpTap struct {
 	// bad is the last answer to a request that was no MCP answer at all
 	// (an HTML page, a 5xx, an empty 200): what a failure then says.
 	bad atomic.Pointer[BadAnswerError]
+	// answers holds, by request id, the error jig sends in place of the
+	// SDK's answer to a server request jig withheld (see sseTap.emit).
+	answers  sync.Map
+	nAnswers atomic.Int32
 
 	mu      sync.Mutex
 	last    lastRequest      // the SDK's last POST of a message, for SendRaw
@@ -185,6 +189,19 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.ContentLength = int64(len(body))
+	}
+	if body != nil && t.nAnswers.Load() > 0 {
+		// The SDK's "method not found" for a server request jig withheld
+		// and stood in for: the server is told what was wrong instead.
+		f := frames.Frame{Raw: body}
+		if f.Classify(); f.IsResponse() && f.ID != "" {
+			if a, ok := t.answers.LoadAndDelete(f.ID); ok {
+				t.nAnswers.Add(-1)
+				body = a.([]byte)
+				req.Body = io.NopCloser(bytes.NewReader(body))
+				req.ContentLength = int64(len(body))
+			}
+		}
 	}
 	sent := body
 	posted := "" // the id of the one request the body carries
@@ -372,7 +389,7 @@ func legacyRefusal(probe []byte, resp *http.Response) []byte {
 
 // stream wraps an event stream's body; the tap stays busy until it closes.
 func (t *httpTap) stream(body io.ReadCloser, req *http.Request, info frames.HTTP) *sseTap {
-	st := &sseTap{body: body, log: t.log, info: info, base: req.URL, origin: t.origin, allowCross: t.allowCross, buf: make([]byte, 32<<10)}
+	st := &sseTap{body: body, log: t.log, info: info, base: req.URL, origin: t.origin, allowCross: t.allowCross, tap: t, buf: make([]byte, 32<<10)}
 	st.parser.Max = t.maxFrame()
 	st.onClose = func() {
 		t.mu.Lock()
@@ -410,6 +427,7 @@ type sseTap struct {
 	base       *url.URL
 	origin     string
 	allowCross bool // --allow-cross-origin-endpoint: another origin is noted, not refused
+	tap        *httpTap
 
 	mu       sync.Mutex
 	parser   frames.SSEParser
@@ -481,6 +499,18 @@ func (s *sseTap) emit(e frames.SSEEvent) {
 		for _, id := range frames.AnswerIDs(stored) {
 			if s.log.Pending(frames.ClientToServer, id) {
 				writeEvent(&s.out, frames.SSEEvent{ID: e.ID}, bytes.TrimSpace(withheldError(id, stored.Seq)))
+			}
+		}
+		// A server request nobody will dispatch must still be answered, or
+		// the server waits for ever. Only the SDK can POST in the session
+		// (its session id, its headers): it is handed a request of a method
+		// it does not know under the same id, and the tap sends jig's error
+		// in place of the SDK's "method not found".
+		if s.tap != nil {
+			for _, r := range frames.WithheldRequests(stored) {
+				s.tap.answers.Store(r.ID, bytes.TrimSpace(r.Answer(stored.Seq)))
+				s.tap.nAnswers.Add(1)
+				writeEvent(&s.out, frames.SSEEvent{ID: e.ID}, []byte(`{"jsonrpc":"2.0","id":`+r.ID+`,"method":"jig/withheld-request","params":{}}`))
 			}
 		}
 	}

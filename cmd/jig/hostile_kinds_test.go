@@ -69,6 +69,7 @@ func TestHostileKinds(t *testing.T) {
 		code int      // the exit code
 		want []string // what stderr says (stdout holds the answer on exit 0)
 		note string   // a transport note the recording must hold
+		wait string   // --timeout: short where the timeout is what is proved
 	}{
 		{name: "an answer to an id jig never sent", mode: "unknown-id", code: exitOK, want: []string{"response to unknown id 987654", "it was ignored"}},
 		{name: "a duplicate answer", mode: "duplicate-id", code: exitOK, want: []string{"duplicate response to id", "it was ignored"}},
@@ -76,16 +77,19 @@ func TestHostileKinds(t *testing.T) {
 		{name: "a notification flood", mode: "flood", code: exitOK},
 		{name: "closed stdout", mode: "closed-stdout", code: exitUnreachable, want: []string{"closed its stdout but is still running", "its stderr may say", "closing stdout [REDACTED"}},
 		{name: "ignored SIGTERM", mode: "ignore-sigterm", code: exitOK, note: "after SIGTERM; jig sent SIGKILL"},
-		{name: "a hang", mode: "hang", code: exitUnreachable, want: []string{"timed out", "raise --timeout"}},
+		{name: "a hang", mode: "hang", code: exitUnreachable, want: []string{"timed out", "raise --timeout"}, wait: "2s"},
 		{name: "an HTML page", path: "/html", code: exitUnreachable, want: []string{"text/html", `"<html><body><h1>Welcome</h1>[REDACTED`, "MCP endpoint (often /mcp)"}},
 		{name: "a 5xx", path: "/5xx", code: exitUnreachable, want: []string{"HTTP 502 Bad Gateway", "check it is up and healthy"}},
 		{name: "a redirect loop", path: "/loop-a", code: exitUnreachable, want: []string{"redirected 10 times", "/loop-b", "give --url the address"}},
-		{name: "slow-loris", path: "/slow", code: exitUnreachable, want: []string{"timed out", "raise --timeout"}},
+		{name: "slow-loris", path: "/slow", code: exitUnreachable, want: []string{"timed out", "raise --timeout"}, wait: "2s"},
 		{name: "huge headers", path: "/huge-headers", code: exitUnreachable, want: []string{"headers exceeded", "jig refused them"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := filepath.Join(work, strings.ReplaceAll(tt.name, " ", "-")+".jsonl")
-			args := []string{"call", "t", "--record", rec, "--timeout", "2s", "--protocol-version", "2025-11-25"}
+			if tt.wait == "" {
+				tt.wait = "60s" // never the limit on a loaded machine
+			}
+			args := []string{"call", "t", "--record", rec, "--timeout", tt.wait, "--protocol-version", "2025-11-25"}
 			var input string
 			if tt.mode != "" {
 				args, input = append(args, hostile(t, tt.mode)...), "the server's command"
@@ -95,7 +99,7 @@ func TestHostileKinds(t *testing.T) {
 			}
 			var code int
 			var out, errOut string
-			within(t, 30*time.Second, "jig call", func() { code, out, errOut = jig(t, "", args...) })
+			within(t, 90*time.Second, "jig call", func() { code, out, errOut = jig(t, "", args...) })
 			printed[tt.name+" stdout"], printed[tt.name+" stderr"] = out, errOut
 			if code != tt.code {
 				t.Fatalf("exit %d, want %d\nstdout: %.2000s\nstderr: %.2000s", code, tt.code, out, errOut)

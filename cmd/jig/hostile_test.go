@@ -992,3 +992,84 @@ func TestAllowCrossOriginEndpoint(t *testing.T) {
 		t.Errorf("the other origin received the configured Authorization: %v", leaked)
 	}
 }
+
+// Over Streamable HTTP too, a server request jig withholds is answered with
+// jig's error, POSTed in the session like any answer, and recorded.
+func TestWithheldServerRequestIsAnsweredOverHTTP(t *testing.T) {
+	for _, tt := range []struct{ kind, code, why string }{
+		{"utf8", "-32700", "invalid UTF-8"},
+		{"nan", "-32700", "invalid character 'N'"},
+	} {
+		t.Run(tt.kind, func(t *testing.T) {
+			srv, _ := demo.New(1)
+			h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+			got := make(chan string, 1)
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost {
+					body, _ := io.ReadAll(r.Body)
+					var m struct {
+						ID     json.RawMessage `json:"id"`
+						Method string          `json:"method"`
+						Error  *struct {
+							Code    int    `json:"code"`
+							Message string `json:"message"`
+						} `json:"error"`
+					}
+					json.Unmarshal(body, &m)
+					switch {
+					case string(m.ID) == `"ask-1"` && m.Method == "":
+						if m.Error != nil {
+							got <- fmt.Sprintf("%d %s", m.Error.Code, m.Error.Message)
+						} else {
+							got <- "no error: " + string(body)
+						}
+						w.WriteHeader(http.StatusAccepted)
+						return
+					case m.Method == "tools/call":
+						w.Header().Set("Content-Type", "text/event-stream")
+						fmt.Fprintf(w, "data: %s\n\n", withheldAsks[tt.kind])
+						w.(http.Flusher).Flush()
+						var answer string
+						select {
+						case answer = <-got:
+						case <-time.After(10 * time.Second):
+							answer = "nothing"
+						case <-r.Context().Done():
+							return
+						}
+						text, _ := json.Marshal("the client answered: " + answer)
+						fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":%s}]}}\n\n", m.ID, text)
+						return
+					}
+					r.Body = io.NopCloser(bytes.NewReader(body))
+				}
+				h.ServeHTTP(w, r)
+			}))
+			t.Cleanup(ts.Close)
+			rec := filepath.Join(t.TempDir(), "run.jsonl")
+			var code int
+			var out, errOut string
+			within(t, 30*time.Second, "jig call", func() {
+				code, out, errOut = jig(t, "", "call", "echo", "--args", `{"text":"x"}`, "--url", ts.URL+"/mcp", "--protocol-version", "2025-11-25", "--record", rec, "--timeout", "20s")
+			})
+			if code != exitOK || !strings.Contains(out, "the client answered: "+tt.code+" jig could not use this ") || !strings.Contains(out, tt.why) {
+				t.Fatalf("exit %d, want 0 with the server told %s (%s)\nstdout: %s\nstderr: %s", code, tt.code, tt.why, out, errOut)
+			}
+			f, _ := os.Open(rec)
+			defer f.Close()
+			tr, err := frames.ReadTranscript(f)
+			if err != nil || len(tr.Warnings) > 0 {
+				t.Fatalf("recording: %v %v", err, tr.Warnings)
+			}
+			var answer *frames.Frame
+			for _, fr := range tr.Frames {
+				if fr.Dir == frames.ClientToServer && fr.ID == `"ask-1"` {
+					answer = fr
+				}
+			}
+			if answer == nil || answer.Kind != frames.KindError || !strings.Contains(string(answer.Raw), "jigWithheldFrame") {
+				t.Errorf("jig's error answer is not recorded as sent: %+v", answer)
+			}
+		})
+	}
+}
