@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -150,7 +151,7 @@ func runReview(ctx context.Context, o *reviewOptions, st *streams) error {
 		}
 		return finishReview(st, rv, red, false, o.dryRun, &code)
 	}
-	if err := o.apply(rv, &code); err != nil {
+	if err := o.apply(rv, st); err != nil {
 		return err
 	}
 	return finishReview(st, rv, red, o.json, o.dryRun || !o.decided(), &code)
@@ -241,7 +242,7 @@ func runReviewTUI(ctx context.Context, rv *fixture.Review, red *fixture.Redactor
 
 // apply makes the decisions the flags give, in the order accept, reject,
 // skip, delete, rules, assertions.
-func (o *reviewOptions) apply(rv *fixture.Review, code *worstCode) error {
+func (o *reviewOptions) apply(rv *fixture.Review, st *streams) error {
 	for _, set := range []struct {
 		keys   []string
 		action string
@@ -257,12 +258,12 @@ func (o *reviewOptions) apply(rv *fixture.Review, code *worstCode) error {
 		}
 	}
 	for _, spec := range o.rules {
-		if err := addRuleFlag(rv, spec, o.reason, false); err != nil {
+		if err := addRuleFlag(rv, spec, o.reason, false, st.err); err != nil {
 			return err
 		}
 	}
 	for _, spec := range o.asserts {
-		if err := addRuleFlag(rv, spec, o.reason, true); err != nil {
+		if err := addRuleFlag(rv, spec, o.reason, true, st.err); err != nil {
 			return err
 		}
 	}
@@ -270,7 +271,7 @@ func (o *reviewOptions) apply(rv *fixture.Review, code *worstCode) error {
 }
 
 // addRuleFlag parses one --rule or --assert and adds it to its item.
-func addRuleFlag(rv *fixture.Review, spec, reason string, assertion bool) error {
+func addRuleFlag(rv *fixture.Review, spec, reason string, assertion bool, warn io.Writer) error {
 	flag := "--rule"
 	form := "'ITEM=/POINTER:TYPE[:PATTERN|KEY]'"
 	if assertion {
@@ -313,8 +314,18 @@ func addRuleFlag(rv *fixture.Review, spec, reason string, assertion bool) error 
 		}
 		p.Rule = r
 	}
+	before := rv.Hunks(it)
 	if err := rv.AddRule(it, p); err != nil {
 		return usageErr("%s %q: %v", flag, spec, err)
+	}
+	after := map[string]bool{}
+	for _, h := range rv.Hunks(it) {
+		after[h.Path] = true
+	}
+	for _, h := range before {
+		if !after[h.Path] && h.Severity == fixture.Breaking {
+			fmt.Fprintf(warn, "jig: warning: %s %q hides a change classified breaking (%s at %s); be sure it is noise\n", flag, spec, h.Kind, fixture.DisplayPath(h.Path))
+		}
 	}
 	return nil
 }

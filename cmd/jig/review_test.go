@@ -137,6 +137,9 @@ func TestReviewFlags(t *testing.T) {
 	}
 	code, out, errOut = jig(t, "", args...)
 	r = decodeReview(t, out)
+	if !strings.Contains(errOut, "hides a change classified breaking (changed at result.structuredContent.request_id)") {
+		t.Errorf("a rule that hides a breaking change is said so:\n%s", errOut)
+	}
 	if code != exitServerError || len(r.Written) != 3 || strings.Join(r.Decisions.StillRed, ",") != "search-globex" {
 		t.Fatalf("review: exit %d (want 1: globex stays red), written %v, still red %v\n%s", code, r.Written, r.Decisions.StillRed, errOut)
 	}
