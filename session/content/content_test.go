@@ -129,3 +129,34 @@ func TestToolErrorWhatOnRealRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The go-sdk everything server's results carry its serverInfo in _meta (the
+// 2026-07-28 era), with a 3 KB base64 icon: the rendering keeps the data
+// URI's head and says its size instead of burying the result under it.
+func TestLongDataURIsInMetaAreShortened(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	s, err := session.Open(ctx, session.Options{Target: session.Target{Transport: session.TransportStdio, Command: []string{peers.Path(t, peers.GoSDKEverything)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ex, err := s.CallTool(ctx, "greet", json.RawMessage(`{"name":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(ex.Result), `"src":"data:image/png;base64,`) {
+		t.Fatalf("the go-sdk everything server sent no data URI in its result: %s", ex.Result)
+	}
+	var out lines
+	content.RenderTool(&out, ex.Result, nil)
+	got := out.b.String()
+	if !strings.Contains(got, `"src": "data:image/png;base64,`) || !strings.Contains(got, "data URI; the raw frame has it whole)") {
+		t.Errorf("the data URI is not shown shortened:\n%s", got)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if len(l) > 200 {
+			t.Errorf("a rendered line is %d bytes long: %.120s…", len(l), l)
+		}
+	}
+}

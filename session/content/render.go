@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/schema"
@@ -235,7 +237,26 @@ func meta(w Writer, label string, raw json.RawMessage) {
 	}
 	w.Line(Plain, "")
 	w.Line(Label, label)
-	body(w, raw)
+	body(w, shortDataURIs(raw))
+}
+
+// dataURI is a data: URI in a JSON string, long enough that printing it
+// whole buries what is around it: a server's icon in _meta is kilobytes of
+// base64. Its head is kept. Compiled on first use.
+var dataURI = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`"(data:[^",;\\]{0,60}[;,][^"\\]{0,16})[^"\\]{100,}"`)
+})
+
+// shortDataURIs shortens the long data: URIs in a _meta for reading, with
+// their size; the raw frame (and --json) keeps them whole.
+func shortDataURIs(raw json.RawMessage) json.RawMessage {
+	if !bytes.Contains(raw, []byte(`"data:`)) {
+		return raw
+	}
+	return dataURI().ReplaceAllFunc(raw, func(m []byte) []byte {
+		head := dataURI().FindSubmatch(m)[1]
+		return fmt.Appendf(nil, `"%s… (a %s data URI; the raw frame has it whole)"`, head, frames.HumanSize(len(m)-2))
+	})
 }
 
 func isNull(raw json.RawMessage) bool {
