@@ -37,3 +37,17 @@ func TestListingsWithoutDescriptions(t *testing.T) {
 		}
 	}
 }
+
+// jig prompts shows each prompt's arguments, required ones starred, as
+// jig tools shows a tool's: what jig prompt --args needs was not listed.
+func TestPromptsListTheirArguments(t *testing.T) {
+	code, out, errOut := jig(t, "", "prompts", "--demo")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	for _, want := range []string{"1 prompt\n", "  triage_report  ", "\n    customer*  — The customer", "\n    symptom  — "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("jig prompts --demo lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -90,7 +90,7 @@ func runList(ctx context.Context, o *listOptions, st *streams) error {
 			return writeJSON(st.out, items)
 		}
 		printInfo(st.out, s.Info())
-		fmt.Fprintf(st.out, "%d %s\n", len(items), l.noun)
+		fmt.Fprintln(st.out, countOf(len(items), strings.TrimSuffix(l.noun, "s")))
 		for _, it := range items {
 			fmt.Fprintln(st.out, "  "+listLine(it, l.key))
 		}
@@ -137,7 +137,35 @@ func listLine(item json.RawMessage, key string) string {
 	if d := strings.SplitN(str("description"), "\n", 2)[0]; d != "" {
 		parts = append(parts, "— "+d)
 	}
-	return strings.Join(parts, "  ")
+	return strings.Join(parts, "  ") + promptArguments(item)
+}
+
+// promptArguments are a prompt's arguments, one line each under it (required
+// ones starred, as tools' are), so a user sees what jig prompt --args needs;
+// "" for anything without any.
+func promptArguments(item json.RawMessage) string {
+	var p struct {
+		Arguments []struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			Required    bool   `json:"required"`
+		} `json:"arguments"`
+	}
+	if json.Unmarshal(item, &p) != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, a := range p.Arguments {
+		name := a.Name
+		if a.Required {
+			name += "*"
+		}
+		b.WriteString("\n    " + name)
+		if d := strings.SplitN(strings.TrimSpace(a.Description), "\n", 2)[0]; d != "" {
+			b.WriteString("  — " + d)
+		}
+	}
+	return b.String()
 }
 
 func newReadCmd(st *streams, runF runFunc[readOptions]) *cobra.Command {
