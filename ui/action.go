@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"unicode/utf8"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -115,3 +118,36 @@ func notNow(actions []action) []key.Binding {
 	}
 	return out
 }
+
+// whileTyping is what the actions are while a text field has the keyboard
+// (typing): a key that types text goes to the field, never to an action, so
+// an action only such keys reach cannot be used now (q types a q), and one
+// that also has another key (? and f1) shows that key. The footer and the
+// help draw only keys that work in the focused pane.
+func whileTyping(as []action, typing bool) []action {
+	if !typing {
+		return as
+	}
+	out := make([]action, len(as))
+	for i, a := range as {
+		var keep []string
+		for _, k := range a.Keys() {
+			if !typesText(k) {
+				keep = append(keep, k)
+			}
+		}
+		switch {
+		case len(keep) == 0:
+			a = a.only(false, fmt.Sprintf("a text field has the keyboard: %s types into it", a.Help().Key))
+		case len(keep) < len(a.Keys()):
+			enabled := a.Enabled()
+			a.Binding = key.NewBinding(key.WithKeys(keep...), key.WithHelp(keep[0], a.Help().Desc))
+			a.SetEnabled(enabled)
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// typesText reports whether a key (as key.Binding names it) types text.
+func typesText(k string) bool { return k == "space" || utf8.RuneCountInString(k) == 1 }

@@ -47,7 +47,7 @@ func pressKey(actions []action, typing bool, update func(tea.Msg) tea.Cmd, k tea
 func (m *Model) keyTarget() ([]action, bool, func(tea.Msg) tea.Cmd) {
 	if m.overlay != nil {
 		o := m.overlay
-		return append([]action{on(m.keys.ForceQuit, m.quit)}, o.actions()...), o.typing(), o.update
+		return whileTyping(append([]action{on(m.keys.ForceQuit, m.quit)}, o.actions()...), o.typing()), o.typing(), o.update
 	}
 	p := m.panes[m.focus]
 	own := p.actions()
@@ -55,7 +55,7 @@ func (m *Model) keyTarget() ([]action, bool, func(tea.Msg) tea.Cmd) {
 		own = m.conn().failureActions()
 	}
 	as := append(m.firstActions(), own...)
-	return append(as, m.lastActions()...), p.typing(), p.update
+	return whileTyping(append(as, m.lastActions()...), p.typing()), p.typing(), p.update
 }
 
 // firstActions come before the pane's: keys no pane may take.
@@ -125,7 +125,7 @@ func (m *Model) footer() string {
 	}
 	var bs []key.Binding
 	if m.overlay != nil {
-		bs = bindings(m.overlay.actions())
+		bs = bindings(whileTyping(m.overlay.actions(), m.overlay.typing()))
 	} else {
 		bs = m.footerKeys()
 	}
@@ -143,8 +143,9 @@ func (m *Model) footerKeys() []key.Binding {
 	for _, b := range newScrollKeys().list() {
 		nav[b.Help().Key] = true
 	}
+	typing := m.panes[m.focus].typing()
 	var first []key.Binding
-	if m.conn().failed() {
+	if m.conn().failed() && !typing {
 		first = append(first, m.keys.Retry)
 	}
 	for _, a := range m.firstActions()[1:3] { // cancel, answer: only when they apply
@@ -152,11 +153,17 @@ func (m *Model) footerKeys() []key.Binding {
 			first = append(first, a.Binding)
 		}
 	}
-	last := []key.Binding{m.keys.Next, m.keys.Help, m.keys.Quit}
+	var last []key.Binding
+	for _, a := range whileTyping([]action{on(m.keys.Next, nil), on(m.keys.Help, nil), on(m.keys.Quit, nil)}, typing) {
+		if a.available() {
+			last = append(last, a.Binding)
+		}
+	}
 	actions := m.panes[m.focus].actions()
 	if m.conn().failed() && m.focus != paneFrames {
 		actions = m.conn().failureActions()
 	}
+	actions = whileTyping(actions, typing)
 	// Measured as bubbles/help draws them: "key desc", joined by its separator.
 	sepW := ansi.StringWidth(m.help.ShortSeparator)
 	itemW := func(b key.Binding) int {
@@ -183,7 +190,8 @@ func (m *Model) footerKeys() []key.Binding {
 // the app-wide keys, drawn by bubbles/help from the actions that handle
 // them, with the keys that do nothing now and why.
 func (m *Model) openHelp() {
-	name, own := paneTable[m.focus].name, m.panes[m.focus].actions()
+	typing := m.panes[m.focus].typing()
+	name, own := paneTable[m.focus].name, whileTyping(m.panes[m.focus].actions(), typing)
 	m.openOverlay(newTextOverlay(m.st(), "Keys", m.env.out, m.env.redact, func(w int) (*doc, []string) {
 		return nil, m.helpLines(name, own, w)
 	}))
@@ -194,7 +202,7 @@ func (m *Model) helpLines(name string, own []action, width int) []string {
 	h.ShowAll = true
 	h.SetWidth(width)
 	rows := max(m.overlayContent().h-4, 4)
-	global := append(m.firstActions(), m.lastActions()...)
+	global := whileTyping(append(m.firstActions(), m.lastActions()...), m.panes[m.focus].typing())
 	var b strings.Builder
 	section := func(title string, bs []key.Binding) {
 		if len(bs) == 0 {

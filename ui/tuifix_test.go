@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+
+	tea "charm.land/bubbletea/v2"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -155,4 +157,27 @@ func TestToolDetailShowsTheHintsTheServerSent(t *testing.T) {
 	if strings.Contains(s2, "n/a") {
 		t.Errorf("echo's details hide what the server sent:\n%s", s2)
 	}
+}
+
+// TestFlowFooterWhileTypingShowsOnlyKeysThatWork: in the argument editor q
+// types a q, so the footer does not offer q quit; the help is f1 there, and
+// the help lists q under "Not now".
+func TestFlowFooterWhileTypingShowsOnlyKeysThatWork(t *testing.T) {
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("● connected", "search_orders")
+	f.keys("G", "enter")
+	f.waitFor(`"customer": ""`, "EDITING")
+	footer := func() string {
+		lines := strings.Split(strings.TrimRight(f.p.screen(), "\n"), "\n")
+		return lines[len(lines)-1]
+	}
+	if l := footer(); strings.Contains(l, "q quit") || strings.Contains(l, "? all keys") || !strings.Contains(l, "f1 all keys") {
+		t.Errorf("while typing, the footer is %q", l)
+	}
+	f.tm.Send(tea.KeyPressMsg{Code: tea.KeyF1})
+	f.waitFor("Arguments keys", "f1        all keys")
+	f.keys("G")
+	f.waitFor("Not now, and why", "a text field has the keyboard: q types into it")
+	f.keys("esc", "esc")
+	f.waitFor("q quit", "? all keys")
 }
