@@ -161,6 +161,11 @@ func runReview(ctx context.Context, o *reviewOptions, st *streams) error {
 // reviews that run's report.
 func (o *reviewOptions) reports(ctx context.Context, st *streams, code *worstCode) ([]*fixture.ReportDoc, error) {
 	var docs []*fixture.ReportDoc
+	for _, p := range o.paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, usageErr("%s: no such report or fixtures directory (write a report with jig replay FIXTURES --report json=FILE)", p)
+		}
+	}
 	replayNow := len(o.paths) == 1 && !isReportFile(o.paths[0])
 	if !replayNow {
 		if len(o.replay.command) > 0 || o.replay.overridden {

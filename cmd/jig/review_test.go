@@ -225,7 +225,7 @@ func TestReviewBadInput(t *testing.T) {
 			t.Errorf("%s was written", f)
 		}
 	}
-	if code, _, errOut := jig(t, "", "review", filepath.Join(dir, "nope.json")); code != exitUsage && code != exitServerError {
+	if code, _, errOut := jig(t, "", "review", filepath.Join(dir, "nope.json")); code != exitUsage || !strings.Contains(errOut, "no such report or fixtures directory") {
 		t.Errorf("a missing file: exit %d\n%s", code, errOut)
 	}
 }
