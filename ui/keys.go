@@ -13,7 +13,7 @@ func bind(keys []string, help, desc string) key.Binding {
 // globalKeys work in every pane; each pane's number key comes from the
 // pane table.
 type globalKeys struct {
-	Quit, ForceQuit, Help, Next, Prev, Info, Retry, Relist,
+	Quit, ForceQuit, Help, Next, Prev, Info, Stats, Retry, Relist,
 	CancelCall, Answer, LogLevel, Auth key.Binding
 }
 
@@ -27,6 +27,7 @@ func newGlobalKeys() globalKeys {
 		Next:   bind([]string{"tab"}, "tab", "next pane"),
 		Prev:   bind([]string{"shift+tab"}, "shift+tab", "previous pane"),
 		Info:   bind([]string{"i"}, "i", "server info & instructions"),
+		Stats:  bind([]string{"S"}, "S", "per-tool statistics of the session's calls (jig stats)"),
 		Retry:  bind([]string{"r"}, "r", "retry connecting"),
 		Relist: bind([]string{"R"}, "R", "re-list tools"),
 		// ctrl+x works while typing, so an open call can be cancelled from

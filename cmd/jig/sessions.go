@@ -147,12 +147,3 @@ func (o *sessionsOptions) wouldMatch(n int) string {
 	}
 	return "no session matches (" + strings.Join(rules, ", or ") + ")"
 }
-
-// truncate cuts s to n runes, ending in "…".
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -134,110 +131,6 @@ func runStats(ctx context.Context, o *statsOptions, st *streams) error {
 		fmt.Fprintf(st.err, "jig stats: %s in %d recordings (%d frames)\n", what, l.Files, l.Frames)
 		return nil
 	}
-	printStats(st.out, rep)
+	rep.WriteText(st.out)
 	return nil
-}
-
-func printStats(w io.Writer, rep stats.Report) {
-	for _, t := range rep.Tools {
-		fmt.Fprintf(w, "%s: %s\n", t.Tool, outcomeLine(t.Outcomes))
-		if len(t.Schemas) > 1 {
-			fmt.Fprintf(w, "  its schema changed within the recordings: %d definitions (calls per definition: %v)\n", len(t.Schemas), t.Schemas)
-		}
-		for _, s := range t.Shapes {
-			fmt.Fprintf(w, "  shape %s: %s\n", s.Shape, outcomeLine(s.Outcomes))
-			if s.Results > 0 {
-				fmt.Fprintf(w, "    repeats: %s same answer to other arguments, %s identical bytes\n", pct(s.SameAnswerRate), pct(s.IdenticalRate))
-			}
-			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-			for _, f := range s.Fields {
-				if line := fieldLine(f); line != "" {
-					fmt.Fprintf(tw, "    %s\t%s\n", f.Path, line)
-				}
-			}
-			tw.Flush()
-		}
-	}
-}
-
-func outcomeLine(o stats.Outcomes) string {
-	s := fmt.Sprintf("%d calls", o.Calls)
-	if o.Calls == 0 {
-		return s
-	}
-	s += fmt.Sprintf(", errors %s, isError %s", pct(o.ErrorRate), pct(o.ToolErrorRate))
-	if o.Unusable > 0 {
-		s += fmt.Sprintf(", %d unusable responses", o.Unusable)
-	}
-	l := o.LatencyMS
-	if l.N > 0 {
-		s += fmt.Sprintf(", latency p50 %s p95 %s p99 %s ms", num(l.Median), num(l.P95), num(l.P99))
-	}
-	if o.SizeBytes.N > 0 {
-		s += fmt.Sprintf(", size p50 %s", frames.HumanSize(int(o.SizeBytes.Median)))
-	}
-	return s
-}
-
-func fieldLine(f stats.FieldReport) string {
-	if len(f.Types) == 1 && f.Types["object"] > 0 {
-		return "" // its fields say what it holds
-	}
-	var parts []string
-	if f.PresentRate < 0.999 {
-		parts = append(parts, "in "+pct(f.PresentRate))
-	}
-	if len(f.Types) > 1 {
-		var ts []string
-		for _, k := range []string{"string", "number", "boolean", "null", "object", "array"} {
-			if n := f.Types[k]; n > 0 {
-				ts = append(ts, fmt.Sprintf("%s %d", k, n))
-			}
-		}
-		parts = append(parts, "types "+strings.Join(ts, ", "))
-	}
-	if f.Items != nil {
-		parts = append(parts, fmt.Sprintf("items median %s IQR %s–%s (min %s, max %s)", num(f.Items.Median), num(f.Items.Q1), num(f.Items.Q3), num(f.Items.Min), num(f.Items.Max)))
-	}
-	if n := f.Numbers; n != nil {
-		parts = append(parts, fmt.Sprintf("mean %s sd %s median %s MAD %s", num(n.Mean), num(n.SD), num(n.Median), num(n.MAD)))
-	}
-	if f.TrueRate != nil {
-		parts = append(parts, "true "+pct(*f.TrueRate))
-	}
-	if len(f.Values) > 0 && f.Entropy != nil {
-		var vs []string
-		for i, v := range f.Values {
-			if i == 4 {
-				vs = append(vs, fmt.Sprintf("… %d values", len(f.Values)))
-				break
-			}
-			vs = append(vs, fmt.Sprintf("%q %s", truncate(v.Value, 24), pct(v.Share)))
-		}
-		parts = append(parts, strings.Join(vs, ", ")+fmt.Sprintf(" (entropy %.2f bits)", *f.Entropy))
-	}
-	if f.Texts > 0 {
-		parts = append(parts, fmt.Sprintf("%d texts", f.Texts))
-	}
-	return strings.Join(parts, "; ")
-}
-
-func pct(x float64) string {
-	switch {
-	case x == 0:
-		return "0%"
-	case x < 0.001:
-		return "<0.1%"
-	}
-	return strings.TrimSuffix(strings.TrimSuffix(fmt.Sprintf("%.1f", 100*x), "0"), ".") + "%"
-}
-
-func num(x float64) string {
-	switch a := x; {
-	case a == float64(int64(a)) && a < 1e12 && a > -1e12:
-		return fmt.Sprintf("%d", int64(a))
-	case a < 10 && a > -10:
-		return fmt.Sprintf("%.3g", a)
-	}
-	return fmt.Sprintf("%.1f", x)
 }
