@@ -115,10 +115,11 @@ func demoConfig(release int) Config {
 func TestFlowSeedStory(t *testing.T) {
 	f := start(t, demoConfig(1), 120, 35)
 	f.waitFor("● connected", "jig-demo", "search_orders", "server/discover")
-	// The last tool is search_orders; enter prefills its arguments.
+	// The last tool is search_orders; enter prefills its required
+	// arguments only, and lists the optional ones beside them.
 	f.keys("G", "enter")
-	f.waitFor(`"customer": ""`, `"limit": 10`, "EDITING")
-	f.keys("down", "end", "left", "left", "Acme Corp", "end", "enter", `  "since": 5,`)
+	f.waitFor(`"customer": ""`, "optional, not sent: since", "EDITING")
+	f.keys("down", "end", "left", "Acme Corp", "end", ",", "enter", `  "since": 5`)
 	f.waitFor("/since: got number, want string")
 	f.keys("ctrl+s")
 	f.waitFor("ctrl+s again")
@@ -128,7 +129,7 @@ func TestFlowSeedStory(t *testing.T) {
 	f.waitFor("→ request tools/call", "← result  tools/call")
 
 	// Now the widened call of the seed story: a date, and limit 500.
-	f.keys("esc", "ctrl+r", "enter", "down", "end", "left", "left", "Acme Corp", "end", "enter", `  "since": "2026-01-01",`, "down", "end", "backspace", "backspace", "500", "ctrl+s")
+	f.keys("esc", "ctrl+r", "enter", "down", "end", "left", "Acme Corp", "end", ",", "enter", `  "since": "2026-01-01"`, "alt+o", "backspace", "backspace", "500", "ctrl+s")
 	f.waitFor("call 2/2", "PARTIAL RESULT", "✓ ok")
 
 	m := f.p.Model

@@ -48,7 +48,7 @@ func TestFlowSamplingAnsweredInTheDialog(t *testing.T) {
 	cfg := everything(t)
 	f := start(t, cfg, 160, 40)
 	f.pick("trigger-sampling-request")
-	f.keys("down", "end", "left", "left", "What is six times seven?", "ctrl+s")
+	f.keys("down", "end", "left", "What is six times seven?", "ctrl+s")
 	f.waitFor("The server asks for a model reply (sampling/createMessage)", "system: You are a helpful test server.",
 		"while call #1 trigger-sampling-request is open", "jig placeholder reply")
 	f.keys("ctrl+k", "Forty-two", "ctrl+s")
@@ -70,7 +70,7 @@ func TestFlowSamplingRejected(t *testing.T) {
 	cfg := everything(t)
 	f := start(t, cfg, 80, 24)
 	f.pick("trigger-sampling-request")
-	f.keys("down", "end", "left", "left", "hello", "ctrl+s")
+	f.keys("down", "end", "left", "hello", "ctrl+s")
 	f.waitFor("sampling/createMessage id=")
 	f.keys("ctrl+x")
 	f.waitFor("MCP error -1: jig: the user rejected the sampling request")
@@ -103,7 +103,8 @@ func TestFlowProgressAndCancel(t *testing.T) {
 	cfg := everything(t)
 	f := start(t, cfg, 160, 40)
 	f.pick("trigger-long-running-operation")
-	f.keys("down", "end", "backspace", "backspace", "backspace", "2,", "down", "end", "backspace", "4")
+	// Both arguments are optional: alt+o adds each with its default.
+	f.keys("alt+o", "backspace", "backspace", "2", "alt+o", "backspace", "4")
 	f.keys("ctrl+t")
 	f.waitFor("+ _meta.progressToken")
 	f.keys("ctrl+s")

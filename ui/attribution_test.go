@@ -41,12 +41,12 @@ func TestFlowAttributeSeedTranscript(t *testing.T) {
 func TestFlowAttributeLiveCalls(t *testing.T) {
 	fl := start(t, demoConfig(1), 120, 35)
 	fl.waitFor("● connected", "search_orders")
-	fl.keys("G", "enter", "down", "end", "left", "left", "Acme Corp", "ctrl+s")
+	fl.keys("G", "enter", "down", "end", "left", "Acme Corp", "ctrl+s")
 	// Wait for the answer, not the sending: an open call cannot be marked.
 	fl.waitFor("call 1/1 #1 ✓ ok", "search_orders")
 	fl.keys("esc", "3", "m")
 	fl.waitFor("marked call #1")
-	fl.keys("2", "enter", "ctrl+r", "down", "end", "left", "left", "acme", "ctrl+s")
+	fl.keys("2", "enter", "ctrl+r", "down", "end", "left", "acme", "ctrl+s")
 	fl.waitFor("call 2/2 #2 ✓ ok", "search_orders")
 	fl.keys("esc", "3", "a")
 	fl.waitFor("Attribute call #1 → call #2 · 2/2 steps", "1 argument differs: customer")

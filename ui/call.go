@@ -490,7 +490,7 @@ func (m *Model) chooseTool(msg chooseToolMsg) tea.Cmd {
 	if t == nil {
 		return nil
 	}
-	m.editor().load(t.Name, t.Input, prefill(t.Input), len(m.calls().list))
+	m.editor().load(t.Name, t.Input, callTemplate(t.Input), len(m.calls().list))
 	m.setFocus(paneEditor)
 	return m.editor().startEditing()
 }

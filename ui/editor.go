@@ -29,6 +29,10 @@ type editorPane struct {
 	// tools/call's; fresh is what ctrl+r resets them to.
 	prompt bool
 	fresh  string
+	// template is what jig wrote to start from (the required arguments, or
+	// the prompt's names): a paste over it replaces it, as the paste is
+	// the call the user came with.
+	template string
 
 	checked    string // the text last validated
 	problem    *jsonProblem
@@ -68,6 +72,7 @@ func (e *editorPane) calls() []*call { return e.env.calls.list }
 // load starts editing a call of tool with the given arguments.
 func (e *editorPane) load(tool string, input json.RawMessage, args string, histPos int) {
 	e.tool, e.input, e.prompt = tool, input, false
+	e.template = callTemplate(input)
 	e.ta.setValue(args)
 	e.histPos = histPos
 	e.confirm = false
@@ -79,7 +84,7 @@ func (e *editorPane) load(tool string, input json.RawMessage, args string, histP
 // the schema its arguments make, fresh the arguments ctrl+r resets to.
 func (e *editorPane) loadPrompt(name string, input json.RawMessage, args, fresh string, histPos int) {
 	e.load(name, input, args, histPos)
-	e.prompt, e.fresh = true, fresh
+	e.prompt, e.fresh, e.template = true, fresh, fresh
 }
 
 // setSchema updates the input schema after a re-listing, keeping the text.
@@ -140,6 +145,13 @@ func (e *editorPane) writeProblems() {
 		if len(e.empty) > 0 {
 			e.writeEmpty(&b)
 		}
+	}
+	if miss := e.missingOptional(); len(miss) > 0 && e.problem == nil {
+		var names []string
+		for _, o := range miss {
+			names = append(names, o.name+" ("+o.about+")")
+		}
+		b.line(roleMuted, wrapText(fmt.Sprintf("optional, not sent: %s — o (alt+o while editing) adds %s", strings.Join(names, ", "), miss[0].name), "", e.width))
 	}
 	top := e.problems.top
 	e.problems.setDoc(b.doc())
@@ -255,6 +267,9 @@ func (e *editorPane) update(msg tea.Msg) tea.Cmd {
 }
 
 func (e *editorPane) typed(msg tea.Msg) tea.Cmd {
+	if _, paste := msg.(tea.PasteMsg); paste && e.template != "" && e.ta.value() == e.template {
+		e.ta.setValue("") // the pasted call replaces the template nobody edited
+	}
 	if e.ta.update(msg) {
 		e.confirm = false
 		e.histPos = len(e.calls())
@@ -282,15 +297,22 @@ func (e *editorPane) actions() []action {
 	if e.progress {
 		progress = progress.labelled("progress token: ON (turn off)")
 	}
+	add := e.addOptional
+	noOptional := "no optional argument left to add"
+	if e.prompt {
+		noOptional = "a prompt's arguments are all listed"
+	}
 	as := []action{send, progress, reset,
+		on(k.Clear, e.clear).only(e.tool != "", noTool),
 		on(k.PrevCall, func() tea.Cmd { return e.history(-1) }).only(n > 0 && e.histPos > 0, "no earlier call"),
 		on(k.NextCall, func() tea.Cmd { return e.history(+1) }).only(n > 0 && e.histPos < n, "this is the draft, the newest"),
 	}
 	if e.editing {
-		as = append(as, on(k.Done, does(e.stopEditing)))
+		as = append(as, on(k.Done, does(e.stopEditing)), on(k.AddOptionalTyping, add).only(len(e.missingOptional()) > 0, noOptional))
 		return append(as, fieldActions(e.ta, func(k tea.KeyPressMsg) tea.Cmd { return e.typed(k) })...)
 	}
-	return append([]action{on(k.Edit, e.startEditing).only(e.tool != "", noTool)}, append(as,
+	return append([]action{on(k.Edit, e.startEditing).only(e.tool != "", noTool),
+		on(k.AddOptional, add).only(len(e.missingOptional()) > 0, noOptional)}, append(as,
 		on(k.ScrollUp, does(func() { e.problems.scroll(-1) })),
 		on(k.ScrollDown, does(func() { e.problems.scroll(1) })))...)
 }
@@ -300,7 +322,60 @@ func (e *editorPane) reset() {
 		e.loadPrompt(e.tool, e.input, e.fresh, e.fresh, len(e.calls()))
 		return
 	}
-	e.load(e.tool, e.input, prefill(e.input), len(e.calls()))
+	e.load(e.tool, e.input, callTemplate(e.input), len(e.calls()))
+}
+
+// clear empties the arguments, ready for a paste or typing.
+func (e *editorPane) clear() tea.Cmd {
+	e.ta.setValue("")
+	e.histPos = len(e.calls())
+	e.confirm = false
+	e.revalidate()
+	if !e.editing {
+		e.startEditing()
+	}
+	return e.out.send(statusMsg{text: "arguments cleared: type or paste them (ctrl+r brings the template back)"})
+}
+
+// missingOptional are the optional arguments not in the text yet.
+func (e *editorPane) missingOptional() []optionalArg {
+	if e.prompt || e.tool == "" {
+		return nil
+	}
+	present := map[string]bool{}
+	for _, m := range members(json.RawMessage(e.ta.value())) {
+		present[m.key] = true
+	}
+	var out []optionalArg
+	for _, o := range optionalArgs(e.input) {
+		if !present[o.name] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// addOptional adds the first optional argument the text lacks, with its
+// default (or a placeholder of its type), after what is typed.
+func (e *editorPane) addOptional() tea.Cmd {
+	miss := e.missingOptional()
+	if len(miss) == 0 {
+		return e.out.send(statusMsg{text: "every optional argument is already there"})
+	}
+	o := miss[0]
+	text, ok := addMember(e.ta.value(), o.name, o.value)
+	if !ok {
+		return e.out.send(statusMsg{text: "the arguments are not a JSON object yet: fix them to add " + o.name, isErr: true})
+	}
+	e.ta.setValue(text)
+	// The cursor goes to the end of the added member, to edit its value.
+	e.ta.row = max(len(e.ta.lines)-2, 0)
+	e.ta.col = len(e.ta.lines[e.ta.row])
+	e.ta.follow()
+	e.histPos = len(e.calls())
+	e.confirm = false
+	e.revalidate()
+	return e.out.send(statusMsg{text: fmt.Sprintf("added %s (%s)", o.name, o.about)})
 }
 
 func (e *editorPane) toggleProgress() tea.Cmd {

@@ -23,7 +23,7 @@ func TestFlowFramesFollowTheOpenCall(t *testing.T) {
 	}
 	f.keys("esc", "1", "esc")
 	f.pick("trigger-long-running-operation")
-	f.keys("down", "end", "backspace", "backspace", "backspace", "3,", "down", "end", "backspace", "6")
+	f.keys("alt+o", "backspace", "backspace", "3", "alt+o", "backspace", "6")
 	f.keys("ctrl+t", "ctrl+s")
 	f.waitFor("progress 3/6 token=", "following")
 	f.keys("ctrl+x")
@@ -37,7 +37,7 @@ func TestFlowFramesFollowTheOpenCall(t *testing.T) {
 func TestFlowLastProgressOfAFinishedCall(t *testing.T) {
 	f := start(t, everything(t), 160, 40)
 	f.pick("trigger-long-running-operation")
-	f.keys("down", "end", "backspace", "backspace", "backspace", "1,", "down", "end", "backspace", "4")
+	f.keys("alt+o", "backspace", "backspace", "1", "alt+o", "backspace", "4")
 	f.keys("ctrl+t", "ctrl+s")
 	f.waitFor("✓ ok", "progress 4/4 [██████████] 100% · 4 notifications")
 }

@@ -162,6 +162,7 @@ func newURIKeys() uriKeys {
 
 type editorKeys struct {
 	Edit, Done, Send, Reset, PrevCall, NextCall, ScrollUp, ScrollDown, Progress key.Binding
+	Clear, AddOptional, AddOptionalTyping                                       key.Binding
 }
 
 func newEditorKeys() editorKeys {
@@ -175,6 +176,10 @@ func newEditorKeys() editorKeys {
 		ScrollUp:   bind([]string{"K", "shift+up"}, "K", "scroll problems up"),
 		ScrollDown: bind([]string{"J", "shift+down"}, "J", "scroll problems down"),
 		Progress:   bind([]string{"ctrl+t"}, "ctrl+t", "send calls with a progress token (on/off)"),
+		Clear:      bind([]string{"ctrl+l"}, "ctrl+l", "clear the arguments (then type or paste)"),
+		// o types an o while editing; alt+o adds there.
+		AddOptional:       bind([]string{"o"}, "o", "add the next optional argument"),
+		AddOptionalTyping: bind([]string{"alt+o"}, "alt+o", "add the next optional argument"),
 	}
 }
 

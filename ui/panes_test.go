@@ -39,6 +39,8 @@ func press(keys ...string) []tea.Msg {
 			out = append(out, tea.KeyPressMsg{Code: code})
 		case len(k) == 6 && strings.HasPrefix(k, "ctrl+"):
 			out = append(out, tea.KeyPressMsg{Code: rune(k[5]), Mod: tea.ModCtrl})
+		case len(k) == 5 && strings.HasPrefix(k, "alt+"):
+			out = append(out, tea.KeyPressMsg{Code: rune(k[4]), Mod: tea.ModAlt})
 		default:
 			for _, r := range k {
 				out = append(out, tea.KeyPressMsg{Code: r, Text: string(r)})
@@ -171,7 +173,7 @@ func newTestEditor(t *testing.T, args string) *editorPane {
 func TestEditorPrefill(t *testing.T) {
 	e := newTestEditor(t, "")
 	tool := toolNamed(t, demoTools(t), "search_orders")
-	e.load(tool.Name, tool.Input, prefill(tool.Input), 0)
+	e.load(tool.Name, tool.Input, callTemplate(tool.Input), 0)
 	golden.RequireEqual(t, screen(e.view()))
 }
 

@@ -16,10 +16,72 @@ func prefill(inputSchema json.RawMessage) string {
 	if !ok {
 		return "{}"
 	}
-	return prefillObject(n, "", 0)
+	return prefillObject(n, "", 0, false)
 }
 
-func prefillObject(n *schemaNode, indent string, depth int) string {
+// callTemplate writes the arguments a tools/call starts from: the required
+// properties only, so the first call sends what the user chose and nothing
+// jig chose (an optional "limit": 10 would already differ from a
+// transcript's call). The optional ones are listed beside the editor and
+// added one key at a time (optionalArgs, addMember).
+func callTemplate(inputSchema json.RawMessage) string {
+	n, ok := parseSchema(inputSchema)
+	if !ok {
+		return "{}"
+	}
+	return prefillObject(n, "", 0, true)
+}
+
+// optionalArg is a top-level property the call template left out.
+type optionalArg struct {
+	name, about, value string
+}
+
+// optionalArgs are the input schema's top-level properties that are not
+// required, in the schema's order, each with what it is (its type and
+// default) and the value adding it writes.
+func optionalArgs(inputSchema json.RawMessage) []optionalArg {
+	n, ok := parseSchema(inputSchema)
+	if !ok {
+		return nil
+	}
+	required := map[string]bool{}
+	for _, r := range n.Required {
+		required[r] = true
+	}
+	var out []optionalArg
+	for _, p := range members(n.Properties) {
+		c, ok := parseSchema(p.value)
+		if !ok || required[p.key] {
+			continue
+		}
+		about := strings.Join(c.types(), "|")
+		if !isNull(c.Default) {
+			about = strings.TrimPrefix(about+", default "+frames.CompactString(c.Default), ", ")
+		}
+		out = append(out, optionalArg{name: p.key, about: about, value: prefillValue(c, "  ", 1)})
+	}
+	return out
+}
+
+// addMember adds "name": value as the last member of the JSON object in
+// text, leaving every byte already typed as it is; ok is false when text
+// is not an object.
+func addMember(text, name, value string) (string, bool) {
+	body := strings.TrimRight(text, " \t\r\n")
+	if checkJSON(text) != nil || !strings.HasPrefix(strings.TrimSpace(body), "{") || !strings.HasSuffix(body, "}") {
+		return text, false
+	}
+	k, _ := json.Marshal(name)
+	inner := strings.TrimRight(body[:len(body)-1], " \t\r\n")
+	member := "  " + string(k) + ": " + value
+	if strings.HasSuffix(inner, "{") {
+		return inner + "\n" + member + "\n}", true
+	}
+	return inner + ",\n" + member + "\n}", true
+}
+
+func prefillObject(n *schemaNode, indent string, depth int, requiredOnly bool) string {
 	required := map[string]bool{}
 	for _, r := range n.Required {
 		required[r] = true
@@ -30,7 +92,7 @@ func prefillObject(n *schemaNode, indent string, depth int) string {
 		if !ok {
 			continue
 		}
-		if !required[p.key] && isNull(c.Default) {
+		if !required[p.key] && (isNull(c.Default) || requiredOnly) {
 			continue
 		}
 		k, _ := json.Marshal(p.key)
@@ -81,7 +143,7 @@ func prefillValue(n *schemaNode, indent string, depth int) string {
 		if depth > 6 {
 			return "{}"
 		}
-		return prefillObject(n, indent, depth+1)
+		return prefillObject(n, indent, depth+1, false)
 	case "null":
 		return "null"
 	}

@@ -183,10 +183,10 @@ func TestFlowArgumentsDifferFromPreviousCall(t *testing.T) {
 	f.waitFor("● connected", "search_orders")
 	f.keys("G", "enter")
 	f.waitFor("EDITING")
-	f.keys("down", "end", "left", "left", "Acme Corp", "ctrl+s")
+	f.keys("down", "end", "left", "Acme Corp", "ctrl+s")
 	f.waitFor("call 1/1", "✓ ok")
-	f.keys("esc", "ctrl+r", "enter", "down", "end", "left", "left", "Acme Corp", "end", "enter", `  "since": "2026-01-01",`, "down", "end", "backspace", "backspace", "500", "ctrl+s")
-	f.waitFor("call 2/2", "2 arguments differ from call #1: limit")
+	f.keys("esc", "ctrl+r", "enter", "down", "end", "left", "Acme Corp", "end", ",", "enter", `  "since": "2026-01-01"`, "alt+o", "backspace", "backspace", "500", "ctrl+s")
+	f.waitFor("call 2/2", "2 arguments differ from call #1: since")
 }
 
 // noContradiction fails when a comparison of two calls whose arguments
@@ -208,7 +208,7 @@ func TestFlowCompareTwoLiveCalls(t *testing.T) {
 	f.waitFor("● connected", "search_orders")
 	f.keys("G", "enter")
 	f.waitFor("EDITING")
-	f.keys("down", "end", "left", "left", "Acme Corp", "end", "enter", `  "since": "2026-01-01",`, "ctrl+s")
+	f.keys("down", "end", "left", "Acme Corp", "end", "enter", `  "since": "2026-01-01",`, "ctrl+s")
 	f.waitFor("call 1/1", "✓ ok")
 	f.keys("down", "end", "backspace", "backspace", "500", "ctrl+s")
 	f.waitFor("call 2/2", "1 argument differs from call #1: limit")

@@ -40,7 +40,7 @@ func TestConnectionErrorsNameTheCauseAndTheNextStep(t *testing.T) {
 			[]string{"likely cause: nothing accepts connections at 127.0.0.1:", "next: start the server"}},
 		{"a missing --cwd", append([]string{"tools", "--cwd", "/nonexistent/dir", "--no-record", "--"}, se...),
 			[]string{"the working directory /nonexistent/dir does not exist", "likely cause: --cwd names a directory that does not exist"}},
-		{"an HTTP server started as a stdio server", append([]string{"tools", "--timeout", "5s"}, httpAsStdio...),
+		{"an HTTP server started as a stdio server", append([]string{"tools", "--timeout", "15s"}, httpAsStdio...),
 			[]string{`the server wrote to stdout lines that are not JSON-RPC: "Starting Streamable HTTP server..." (frame #`,
 				"it looks like an HTTP server", "next: connect to it over HTTP instead: start it on its own and run jig with --url http"}},
 		{"a 401 with WWW-Authenticate, no stored login", []string{"tools", "--auth-stored-only", "--url", oauthBase + "/mcp"},
