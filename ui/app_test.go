@@ -118,7 +118,7 @@ func TestFlowSeedStory(t *testing.T) {
 	// The last tool is search_orders; enter prefills its required
 	// arguments only, and lists the optional ones beside them.
 	f.keys("G", "enter")
-	f.waitFor(`"customer": ""`, "optional, not sent: since", "EDITING")
+	f.waitFor(`"customer": ""`, "optional: since, limit=10", "EDITING")
 	f.keys("down", "end", "left", "Acme Corp", "end", ",", "enter", `  "since": 5`)
 	f.waitFor("/since: got number, want string")
 	f.keys("ctrl+s")

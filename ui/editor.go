@@ -149,9 +149,13 @@ func (e *editorPane) writeProblems() {
 	if miss := e.missingOptional(); len(miss) > 0 && e.problem == nil {
 		var names []string
 		for _, o := range miss {
-			names = append(names, o.name+" ("+o.about+")")
+			names = append(names, o.short())
 		}
-		b.line(roleMuted, wrapText(fmt.Sprintf("optional, not sent: %s — o (alt+o while editing) adds %s", strings.Join(names, ", "), miss[0].name), "", e.width))
+		add := "o"
+		if e.editing {
+			add = "alt+o"
+		}
+		b.line(roleMuted, wrapText(fmt.Sprintf("optional: %s (%s adds)", strings.Join(names, ", "), add), "", e.width))
 	}
 	top := e.problems.top
 	e.problems.setDoc(b.doc())
@@ -230,12 +234,16 @@ func (e *editorPane) startEditing() tea.Cmd {
 	}
 	e.editing = true
 	e.ta.focus()
+	e.checked = "\x00" // the hints name the keys of the mode
+	e.revalidate()
 	return nil
 }
 
 func (e *editorPane) stopEditing() {
 	e.editing = false
 	e.ta.blur()
+	e.checked = "\x00"
+	e.revalidate()
 }
 
 func (e *editorPane) setSize(w, h int) {

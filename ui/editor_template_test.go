@@ -33,7 +33,7 @@ func TestCallTemplateIsRequiredOnly(t *testing.T) {
 func TestEditorPasteClearAndOptional(t *testing.T) {
 	tool := toolNamed(t, demoTools(t), "search_orders")
 	e := newTestEditor(t, callTemplate(tool.Input))
-	if !strings.Contains(screen(e.view()), "optional, not sent: since (string), limit (integer, default") {
+	if !strings.Contains(screen(e.view()), "optional: since, limit=10 (o adds)") {
 		t.Errorf("the optional arguments are not listed:\n%s", screen(e.view()))
 	}
 	transcript := `{"customer":"Acme Corp","since":"last month"}`

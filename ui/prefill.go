@@ -37,6 +37,15 @@ type optionalArg struct {
 	name, about, value string
 }
 
+// short is the argument as the editor lists it: its name, and its
+// default when it has one (limit=10).
+func (o optionalArg) short() string {
+	if _, d, ok := strings.Cut(o.about, "default "); ok {
+		return o.name + "=" + d
+	}
+	return o.name
+}
+
 // optionalArgs are the input schema's top-level properties that are not
 // required, in the schema's order, each with what it is (its type and
 // default) and the value adding it writes.
