@@ -120,6 +120,10 @@ func (f *Frame) Size() int {
 	return len(f.Raw)
 }
 
+// RenderingNote begins the Note of a response that is a client's rendering
+// of a result (an agent transcript's), not a frame that crossed a wire.
+const RenderingNote = "the client's rendering"
+
 // ProbeRefusal is the Note of the error, with no id, that an older server
 // answered jig's server/discover era probe with in the HTTP response to it.
 const ProbeRefusal = "the answer to jig's era probe (server/discover): an older server refuses it, and jig goes on with initialize"

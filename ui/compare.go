@@ -27,6 +27,7 @@ type compareView struct {
 	newID   int // the session's call on the B side (pinnable, editable), or 0
 	differ  []string
 	report  fixture.Report
+	leftOut []string // what only B has when A is a client's rendering
 	summary textView
 	left    textView
 	right   textView
@@ -45,7 +46,21 @@ func newCompareView(st *styles, out *outbox, red *frames.Redactor, a, b fixture.
 	sort.SliceStable(rep.Differences, func(i, j int) bool {
 		return !strings.HasPrefix(rep.Differences[i].Path, "/tool") && strings.HasPrefix(rep.Differences[j].Path, "/tool")
 	})
-	v := &compareView{st: st, keys: newCompareKeys(), out: out, a: a, b: b, newID: newID, differ: differ, report: rep,
+	var leftOut []string
+	if a.Rendering {
+		// A client's rendering never holds structuredContent or _meta: what
+		// only B has is what the client left out, not a change to look at.
+		kept := rep.Differences[:0:0]
+		for _, d := range rep.Differences {
+			if d.Expected == nil && d.Actual != nil && !strings.HasPrefix(d.Path, "/tool") {
+				leftOut = append(leftOut, strings.ReplaceAll(strings.TrimPrefix(d.Path, "/"), "/", "."))
+				continue
+			}
+			kept = append(kept, d)
+		}
+		rep.Differences = kept
+	}
+	v := &compareView{st: st, keys: newCompareKeys(), out: out, a: a, b: b, newID: newID, differ: differ, report: rep, leftOut: leftOut,
 		summary: textView{red: red}, left: textView{red: red}, right: textView{red: red}}
 	var lb, rb docBuilder
 	writeRecordedCall(&lb, red, a, "")
@@ -62,16 +77,31 @@ func (v *compareView) title() string {
 
 // argumentsLine is what the differences can be put down to, given the
 // arguments that moved: the first thing to read.
-func (v *compareView) argumentsLine() string { return fixture.Attribution(v.differ) }
+func (v *compareView) argumentsLine() string {
+	if !v.a.Rendering {
+		return fixture.Attribution(v.differ)
+	}
+	s := "A is a transcript's rendering by a client (what the model was shown; a client never shows structuredContent), not a recorded wire answer: B is not the same answer again, so nothing here is drift"
+	if len(v.differ) > 0 {
+		s += " · " + fixture.DescribeArguments(v.differ, "")
+	}
+	return s
+}
 
 // verdict is the verdict on the responses: drift when B is the same
 // request answered again, a difference when the arguments moved.
-func (v *compareView) verdict() string { return fixture.ComparisonVerdict(v.differ, v.report) }
+func (v *compareView) verdict() string {
+	if v.a.Rendering && len(v.differ) == 0 {
+		// Worded as a difference, never drift: A is not a wire answer.
+		return fixture.ComparisonVerdict([]string{"(A is a rendering)"}, v.report)
+	}
+	return fixture.ComparisonVerdict(v.differ, v.report)
+}
 
 // drifted reports whether the verdict is drift that a replay would fail on
 // (never when the arguments differ: then it is a difference they made).
 func (v *compareView) drifted() bool {
-	return len(v.differ) == 0 && v.report.Worst() >= fixture.Breaking
+	return len(v.differ) == 0 && !v.a.Rendering && v.report.Worst() >= fixture.Breaking
 }
 
 func (v *compareView) summaryDoc() *doc {
@@ -92,6 +122,9 @@ func (v *compareView) summaryDoc() *doc {
 		role = roleWarn
 	}
 	b.line(role, v.verdict())
+	if len(v.leftOut) > 0 {
+		b.line(roleMuted, wrapHanging("only in B, as the client's rendering leaves it out (not compared): "+strings.Join(v.leftOut, ", "), "  ", w))
+	}
 	var text strings.Builder
 	_ = fixture.WriteComparison(&text, v.report, true)
 	for _, l := range strings.Split(strings.TrimRight(text.String(), "\n"), "\n") {

@@ -181,3 +181,31 @@ func TestFlowFooterWhileTypingShowsOnlyKeysThatWork(t *testing.T) {
 	f.keys("esc", "esc")
 	f.waitFor("q quit", "? all keys")
 }
+
+// TestFlowReproducingATranscriptCallIsNotDrift: a transcript's call
+// reproduced against the demo server is compared with the client's
+// rendering, not a wire answer: the comparison says so, calls nothing
+// drift, and does not flag structuredContent, which a rendering never has.
+func TestFlowReproducingATranscriptCallIsNotDrift(t *testing.T) {
+	f, err := importer.Open("../frames/importer/testdata/seed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Reader: f.Reader, Title: "seed.json", Record: f.Record(),
+		Reproduce: &session.Options{Target: session.Target{Transport: session.TransportDemo, Release: 1}}}
+	fl := start(t, cfg, 120, 35)
+	fl.waitFor("a record, not a reproduction", "4 frames")
+	fl.keys("g", "n")
+	fl.waitFor("▶ #3")
+	fl.keys("r")
+	fl.waitFor("EDITING")
+	fl.keys("ctrl+s")
+	fl.waitFor("Compare recorded #3", "A is a transcript's rendering by a client", "recorded wire answer",
+		"only in B, as the client's rendering leaves it out (not compared): result.structuredContent")
+	s := fl.p.screen()
+	for _, bad := range []string{"so what differs is drift", "drift worth a look", "+ only in B: result.structuredContent"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("the comparison says %q:\n%s", bad, s)
+		}
+	}
+}

@@ -382,7 +382,7 @@ func (c *collector) build(header frames.Header) *frames.Transcript {
 		} else {
 			raw, at := renderingBytes(idJSON, k.Rendering)
 			f = &frames.Frame{Dir: frames.ServerToClient, Time: k.Rendering.Time, Raw: raw,
-				Note: fmt.Sprintf("the client's rendering of call %d's result (what the model was shown), not the server's response", k.N)}
+				Note: fmt.Sprintf("%s of call %d's result (what the model was shown), not the server's response", frames.RenderingNote, k.N)}
 			k.Rendering.Content = raw[at : at+len(k.Rendering.Content) : at+len(k.Rendering.Content)]
 			k.Response = len(fs)
 		}
