@@ -175,9 +175,9 @@ func TestFlowFooterWhileTypingShowsOnlyKeysThatWork(t *testing.T) {
 		t.Errorf("while typing, the footer is %q", l)
 	}
 	f.tm.Send(tea.KeyPressMsg{Code: tea.KeyF1})
-	f.waitFor("Arguments keys", "f1        all keys")
+	f.waitFor("Arguments keys", "ctrl+l    clear the arguments")
 	f.keys("G")
-	f.waitFor("Not now, and why", "a text field has the keyboard: q types into it")
+	f.waitFor("Not now, and why", "a text field has the keyboard: q types into it", "f1        all keys")
 	f.keys("esc", "esc")
 	f.waitFor("q quit", "? all keys")
 }
