@@ -61,6 +61,7 @@ func TestSurfaceSaveDiffAccept(t *testing.T) {
 }
 
 func TestSurfaceDiffBadInput(t *testing.T) {
+	t.Setenv("CI", "") // the usage errors first; CI's refusal is checked below
 	dir := t.TempDir()
 	notSurface := filepath.Join(dir, "tools.json")
 	os.WriteFile(notSurface, []byte(`{"tools":[]}`), 0o600)
