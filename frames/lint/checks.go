@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/frames/schema"
 )
 
@@ -374,7 +375,7 @@ func (t *tool) paginationFields() []string {
 }
 
 func checkParam(t *tool, p param, capped bool, capWhy string, f emit) {
-	words := nameWords(p.name)
+	words := fixture.NameWords(p.name)
 	desc := strings.ToLower(str(p.schema, "description"))
 	if p.boolean {
 		return // schema-boolean-subschema said it
@@ -533,7 +534,7 @@ func firstLine(s string) string {
 func checkTruncation(t *tool, f emit) {
 	desc := strings.ToLower(t.title + " " + t.description)
 	for _, k := range t.paginationFields() {
-		words := strings.Join(nameWords(k), " ")
+		words := strings.Join(fixture.NameWords(k), " ")
 		if strings.Contains(desc, strings.ToLower(k)) || strings.Contains(desc, words) || mentionsAny(desc, []string{"truncat", "cursor", "paginat", "next page", "more results", "has more", "partial"}) {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/frames/surface"
 )
 
@@ -49,7 +50,7 @@ func ProbePlan(s *surface.Surface) []ProbeTool {
 			if p.schema == nil {
 				continue
 			}
-			words := nameWords(p.name)
+			words := fixture.NameWords(p.name)
 			desc := strings.ToLower(str(p.schema, "description"))
 			free := isFreeString(p.schema)
 			switch {

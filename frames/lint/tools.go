@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
-	"unicode"
+
+	"github.com/mcpjig/jig/frames/fixture"
 )
 
 // A tool is one listed tool, decoded once for every rule.
@@ -46,7 +47,7 @@ func parseTools(raws []json.RawMessage) []*tool {
 		t.output, _ = def["outputSchema"].(map[string]any)
 		t.annotations, _ = def["annotations"].(map[string]any)
 		t.params = paramsOf(t.input)
-		t.words = nameWords(t.name)
+		t.words = fixture.NameWords(t.name)
 		out = append(out, t)
 	}
 	return out
@@ -125,34 +126,6 @@ func isFreeString(m map[string]any) bool {
 		}
 	}
 	return true
-}
-
-// nameWords splits a name into lower-case words: camelCase, kebab-case,
-// snake_case, dots and spaces.
-func nameWords(s string) []string {
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			words = append(words, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
-	}
-	prevLower := false
-	for _, r := range s {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-			prevLower = false
-			continue
-		case unicode.IsUpper(r) && prevLower:
-			flush()
-		}
-		cur = append(cur, r)
-		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
-	}
-	flush()
-	return words
 }
 
 // hasWord reports whether any of words is one of want.
