@@ -58,7 +58,7 @@ type editorPane struct {
 func newEditorPane(env *paneEnv) *editorPane {
 	ta := newTextEdit(env.st, false)
 	ta.numbers = true
-	ta.placeholder = "pick a tool (1, then enter) to start from its input schema"
+	ta.placeholder = "pick a tool: 1, then enter"
 	e := &editorPane{st: env.st, keys: newEditorKeys(), out: env.out, ta: ta, env: env, problems: textView{red: env.redact}}
 	e.revalidate()
 	return e

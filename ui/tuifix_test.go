@@ -209,3 +209,10 @@ func TestFlowReproducingATranscriptCallIsNotDrift(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowEmptyEditorHintFits: the argument editor's empty-state hint fits
+// its pane at 120 columns instead of being cut off.
+func TestFlowEmptyEditorHintFits(t *testing.T) {
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("● connected", "search_orders", "pick a tool: 1, then enter")
+}
