@@ -39,7 +39,8 @@ type SSEParser struct {
 	cont  int
 	data  [][]byte
 	kept  int   // data bytes kept for the event so far
-	size  int64 // data bytes seen for the event so far
+	size  int64 // data bytes seen for the event so far, joining newlines included
+	lines int   // data lines seen for the event so far
 	id    string
 	event string
 	retry string
@@ -104,15 +105,24 @@ func (p *SSEParser) more(b []byte) {
 }
 
 // keep adds a data line's value to the event, within Max.
+// The "\n" that joins a line to the one before it counts: Data never holds
+// more than Max bytes.
 func (p *SSEParser) keep(value []byte) {
-	p.size += int64(len(value))
-	if p.Max > 0 && p.kept+len(value) > p.Max {
-		value = value[:max(0, p.Max-p.kept)]
+	sep := 0
+	if p.lines > 0 {
+		sep = 1
 	}
-	if len(value) > 0 || p.Max == 0 || p.kept < p.Max {
-		p.data = append(p.data, bytes.Clone(value))
+	p.lines++
+	p.size += int64(sep + len(value))
+	if p.Max > 0 {
+		room := p.Max - p.kept - sep
+		if room < 0 {
+			return // not even the joining newline fits
+		}
+		value = value[:min(len(value), room)]
 	}
-	p.kept += len(value)
+	p.data = append(p.data, bytes.Clone(value))
+	p.kept += sep + len(value)
 }
 
 // End dispatches a final event the stream ended without its blank line.
@@ -138,12 +148,12 @@ func (p *SSEParser) line(line []byte, emit func(SSEEvent)) {
 				ev.Data = bytes.Join(p.data, []byte("\n"))
 			}
 			if p.Max > 0 && p.size > int64(p.Max) {
-				ev.Size = p.size + int64(max(len(p.data)-1, 0))
+				ev.Size = p.size
 			}
 			if ev.Event == "message" {
 				ev.Event = ""
 			}
-			p.data, p.event, p.retry, p.fields, p.kept, p.size = nil, "", "", false, 0, 0
+			p.data, p.event, p.retry, p.fields, p.kept, p.size, p.lines = nil, "", "", false, 0, 0, 0
 			emit(ev)
 		}
 		return
