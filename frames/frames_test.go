@@ -477,20 +477,7 @@ func TestRecordedSizeIsTheWireSize(t *testing.T) {
 	if err := tw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := ReadTranscript(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := OpenIndexed(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	tr, ix := readBack(t, path)
 	for i, r := range raws {
 		if got := tr.Frame(i).Size(); got != len(r) {
 			t.Errorf("frame %d read back as %d B, crossed as %d B", i, got, len(r))
@@ -528,6 +515,25 @@ func TestAnswersPostPairsAnIDNullError(t *testing.T) {
 	stray.AnswersPost("") // no request was posted: it stays an error tied to nothing
 	l.Append(stray)
 	tw.Close()
+	tr, ix := readBack(t, path)
+	for name, r := range map[string]interface {
+		Len() int
+		Frame(int) *Frame
+		Partner(int) int
+	}{"live": l, "read": tr, "indexed": ix} {
+		if r.Partner(0) != 1 || r.Frame(1).Err != "" || r.Frame(1).Method != "server/discover" || r.Frame(1).Answers != "1" {
+			t.Errorf("%s: partner(0) = %d, answer %+v", name, r.Partner(0), r.Frame(1))
+		}
+		if r.Partner(2) >= 0 || r.Frame(2).Err == "" {
+			t.Errorf("%s: the stray id-null error was tied to a request: %+v", name, r.Frame(2))
+		}
+	}
+}
+
+// readBack reads the recording at path with both readers: whole, and
+// indexed (as jig open does).
+func readBack(t *testing.T, path string) (*Transcript, *Indexed) {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -541,17 +547,6 @@ func TestAnswersPostPairsAnIDNullError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ix.Close()
-	for name, r := range map[string]interface {
-		Len() int
-		Frame(int) *Frame
-		Partner(int) int
-	}{"live": l, "read": tr, "indexed": ix} {
-		if r.Partner(0) != 1 || r.Frame(1).Err != "" || r.Frame(1).Method != "server/discover" || r.Frame(1).Answers != "1" {
-			t.Errorf("%s: partner(0) = %d, answer %+v", name, r.Partner(0), r.Frame(1))
-		}
-		if r.Partner(2) >= 0 || r.Frame(2).Err == "" {
-			t.Errorf("%s: the stray id-null error was tied to a request: %+v", name, r.Frame(2))
-		}
-	}
+	t.Cleanup(func() { ix.Close() })
+	return tr, ix
 }
