@@ -102,7 +102,7 @@ func TestFlowNoSecretReachesTheScreen(t *testing.T) {
 	f, screens := startRecorded(t, cfg, 160, 40)
 	f.pick("get-env")
 	f.keys("ctrl+s")
-	f.waitFor("✓ ok", "SHELL")
+	f.waitFor("✓ ok", "content: 1 block") // not a variable's name: which ones a machine has varies
 	// The server did echo every value (the test proves something).
 	var got strings.Builder
 	for _, fr := range cfg.Options.Log.Frames() {
