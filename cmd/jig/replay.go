@@ -331,6 +331,7 @@ func (o *replayOptions) replayAll(ctx context.Context, st *streams, code *worstC
 	if err != nil {
 		return tally{}, nil, err
 	}
+	finishWrites(st, o.path)
 	cases, loadErrs := replay.Load(o.path, skip...)
 	if o.shard != "" {
 		i, n, err := parseShard(o.shard)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -171,12 +172,19 @@ func (o *reviewOptions) reports(ctx context.Context, st *streams, code *worstCod
 		if len(o.replay.command) > 0 || o.replay.overridden {
 			return nil, usageErr("a target on the command line replays fixtures: give a fixtures directory (jig review fixtures/ --demo --release 2), not a report")
 		}
+		dirs := map[string]bool{}
 		for _, p := range o.paths {
 			doc, err := fixture.ReadReport(p)
 			if err != nil {
 				return nil, usageErr("%v", err)
 			}
 			docs = append(docs, doc)
+			for _, s := range doc.Scenarios {
+				if s.File != "" && !dirs[filepath.Dir(s.File)] {
+					dirs[filepath.Dir(s.File)] = true
+					finishWrites(st, filepath.Dir(s.File))
+				}
+			}
 		}
 		return docs, nil
 	}
@@ -195,6 +203,27 @@ func (o *reviewOptions) reports(ctx context.Context, st *streams, code *worstCod
 		return nil, err
 	}
 	return []*fixture.ReportDoc{doc}, nil
+}
+
+// finishWrites finishes, in the directory of path, a set of fixture writes
+// an interrupted jig review left (fixture.RecoverWrites), and says so. Under
+// CI nothing is written, so nothing is finished either.
+func finishWrites(st *streams, path string) {
+	if os.Getenv("CI") != "" {
+		return
+	}
+	dir := path
+	if info, err := os.Stat(path); err == nil && !info.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	done, err := fixture.RecoverWrites(dir)
+	text := st.redact.String
+	if len(done) > 0 {
+		fmt.Fprintf(st.err, "jig: finished an interrupted review's write of %d file(s) in %s: %s\n", len(done), dir, text(strings.Join(done, ", ")))
+	}
+	if err != nil {
+		fmt.Fprintf(st.err, "jig: %s\n", text(err.Error()))
+	}
 }
 
 // isReportFile reports whether path is a JSON report jig wrote (rather than
