@@ -232,13 +232,13 @@ func (b *Book) addVersion(v string) {
 	b.face.versions = append(b.face.versions, v)
 }
 
-// addTool keeps a pinned tool definition: the last one pinned wins, so a
-// fixture updated after a reviewed drift is what the mock lists.
-func (b *Book) addTool(def json.RawMessage, name string) {
-	if len(def) == 0 || name == "" {
+// addTool keeps a pinned tool definition (compact JSON): the last one
+// pinned wins, so a fixture updated after a reviewed drift is what the mock
+// lists.
+func (b *Book) addTool(c json.RawMessage, name string) {
+	if len(c) == 0 || name == "" {
 		return
 	}
-	c, _ := frames.Compact(def)
 	if i, ok := b.toolNames[name]; ok {
 		b.tools[i] = c
 		return

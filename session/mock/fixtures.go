@@ -15,15 +15,16 @@ import (
 )
 
 // addFixtureDir reads every *.json fixture directly in dir, sorted by name,
-// skipping the reports jig wrote there. Files are read and checked in
-// parallel (reading is most of a start-up), then added in name order.
+// skipping the reports jig wrote there. Files are read, checked and turned
+// into exchanges in parallel (that is most of a start-up), then indexed in
+// name order.
 func (b *Book) addFixtureDir(dir string) error {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return err
 	}
 	sort.Strings(files)
-	loaded := make([]*fixture.Fixture, len(files))
+	loaded := make([]*prepared, len(files))
 	errs := make([]error, len(files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -32,20 +33,23 @@ func (b *Book) addFixtureDir(dir string) error {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				loaded[i], errs[i] = fixture.Load(files[i])
+				var f *fixture.Fixture
+				if f, errs[i] = fixture.Load(files[i]); errs[i] == nil {
+					loaded[i] = prepare(files[i], f)
+				}
 			}
 		}()
 	}
 	wg.Wait()
 	n := 0
-	for i, file := range files {
+	for i := range files {
 		if errs[i] != nil {
 			if isReport(errs[i]) {
 				continue
 			}
 			return errs[i]
 		}
-		b.addFixture(file, loaded[i])
+		b.addFixture(loaded[i])
 		n++
 	}
 	if n == 0 {
@@ -64,40 +68,72 @@ func (b *Book) addFixtureFile(path string) error {
 	if err != nil {
 		return err
 	}
-	b.addFixture(path, f)
+	b.addFixture(prepare(path, f))
 	return nil
 }
 
-// addFixture adds each call of a fixture as an exchange: a scenario's
-// steps in order, so that a stateful sequence (create, then read) is served
-// as it was pinned.
-func (b *Book) addFixture(path string, f *fixture.Fixture) {
+// prepared is a fixture made ready to index: its calls as exchanges (keys
+// computed), their tool definitions compacted, and what cannot be served.
+// Preparing needs nothing of the Book, so fixtures are prepared in
+// parallel.
+type prepared struct {
+	path     string
+	f        *fixture.Fixture
+	exs      []*Exchange
+	tools    []json.RawMessage // by exchange
+	warnings []string
+}
+
+func prepare(path string, f *fixture.Fixture) *prepared {
+	p := &prepared{path: path, f: f}
+	for i, step := range f.Calls() {
+		src := path
+		if len(f.Steps) > 0 {
+			src = fmt.Sprintf("%s %s", path, f.Label(i))
+		}
+		ex, err := fixtureExchange(src, f, i, step)
+		if err == nil {
+			ex.key, err = fixture.RequestKey(ex.Params)
+			if err != nil {
+				err = fmt.Errorf("the request's params are not JSON: %v", err)
+			}
+		}
+		if err != nil {
+			p.warnings = append(p.warnings, fmt.Sprintf("%s: not served: %v", src, err))
+			continue
+		}
+		var def json.RawMessage
+		if step.Request.Method == "tools/call" && len(step.Tool) > 0 {
+			def, _ = frames.Compact(step.Tool)
+		}
+		p.exs = append(p.exs, ex)
+		p.tools = append(p.tools, def)
+	}
+	return p
+}
+
+// addFixture indexes a prepared fixture's calls: a scenario's steps in
+// order, so that a stateful sequence (create, then read) is served as it
+// was pinned.
+func (b *Book) addFixture(p *prepared) {
+	f := p.f
 	b.Fixtures++
-	b.Sources = append(b.Sources, path)
+	b.Sources = append(b.Sources, p.path)
+	b.Warnings = append(b.Warnings, p.warnings...)
 	b.addVersion(f.ProtocolVersion)
 	b.fixtureFace(f)
 	pinned := f.Pinned.At
 	if n := len(f.History); n > 0 {
 		pinned = f.History[n-1].At
 	}
-	calls := f.Calls()
-	for i, step := range calls {
-		src := path
-		if len(f.Steps) > 0 {
-			src = fmt.Sprintf("%s %s", path, f.Label(i))
-		}
-		ex, err := fixtureExchange(src, f, i, step)
-		if err != nil {
-			b.warn("%s: not served: %v", src, err)
-			continue
-		}
+	for i, ex := range p.exs {
 		if err := b.add(ex); err != nil {
 			b.warn("%v", err)
 			continue
 		}
-		switch step.Request.Method {
+		switch ex.Method {
 		case "tools/call":
-			b.addPinnedTool(step.Tool, ex.Name, pinned)
+			b.addPinnedTool(p.tools[i], ex.Name, pinned)
 		case "resources/read":
 			b.resources = appendNew(b.resources, ex.Name)
 		case "prompts/get":
