@@ -34,6 +34,12 @@ type Config struct {
 	// call whose request or response is frame i: where it is in the
 	// transcript, what the assistant said, what the transcript did not pin.
 	CallNotes func(i int) []string
+	// Violations are the contract violations of the response frame with
+	// sequence number seq, one line each (none: nil). The frames pane marks
+	// the frame ✗ and shows them with it. It is called as frames are drawn,
+	// while a live check may still be adding to them: it must be safe for
+	// that.
+	Violations func(seq int64) []string
 	// Info is the recorded handshake to show in read-only mode, if known.
 	Info *session.Info
 	// Timeout bounds connecting and each call; 30s when zero.
@@ -109,7 +115,7 @@ func New(cfg Config) *Model {
 	}
 	m.auth.panel = newAuthPanel(st, out, red, m.auth, func() frames.Reader { return m.env.reader }, browser)
 	m.cfg = cfg
-	m.env = paneEnv{ctx: m.ctx, st: st, out: out, redact: red, reader: cfg.Reader, calls: newCallLog(red), conn: conn, callNotes: cfg.CallNotes}
+	m.env = paneEnv{ctx: m.ctx, st: st, out: out, redact: red, reader: cfg.Reader, calls: newCallLog(red), conn: conn, callNotes: cfg.CallNotes, violations: cfg.Violations}
 	m.pins = newPinning(st, out, red)
 	m.hdr = header{st: st, red: red, state: stateConnecting, target: conn.opts.Target.String(), title: cfg.Title, record: cfg.Record}
 	for s := range m.shown {

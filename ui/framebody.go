@@ -186,6 +186,13 @@ func (p *framesPane) bodyNoteLine() string {
 	if e := p.r.Frame(b.shownFor).Err; e != "" {
 		return p.st.frameInvalid.Render(ansi.Truncate("! "+p.env.redact.String(e), p.width, "…"))
 	}
+	if vs := p.violations(b.shownFor); len(vs) > 0 {
+		line := "✗ contract: " + vs[0]
+		if len(vs) > 1 {
+			line = fmt.Sprintf("✗ %d contract violations (the rendered view lists all): %s", len(vs), vs[0])
+		}
+		return p.st.frameInvalid.Render(ansi.Truncate(line, p.width, "…"))
+	}
 	note := b.note
 	if b.bytes.redacted {
 		note += " · secrets redacted"

@@ -514,6 +514,12 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 	if selected {
 		gutter = "▶ "
 	}
+	if len(p.violations(i)) > 0 {
+		gutter = gutter[:len(gutter)-1] + "✗" // a contract violation
+		if gutter == " ✗" {
+			gutter = "✗ "
+		}
+	}
 	off := frames.Offset(f.Time, p.start)
 	left := fmt.Sprintf("%s#%-*d %8s %s %-7s ", gutter, seqW, f.Seq, off, f.Dir.Arrow(), kindLabel(f))
 	what := p.env.redact.String(p.what(i)) // before fitRow cuts it
@@ -527,6 +533,20 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 		return p.st.partnerMark.Render(line)
 	}
 	return p.st.frame(f).Render(line)
+}
+
+// violations are the contract violations of frame i, one line each,
+// redacted as everything drawn is.
+func (p *framesPane) violations(i int) []string {
+	if p.env.violations == nil || i < 0 || i >= p.n {
+		return nil
+	}
+	vs := p.env.violations(p.r.Frame(i).Seq)
+	out := make([]string, len(vs))
+	for j, v := range vs {
+		out[j] = p.env.redact.String(v)
+	}
+	return out
 }
 
 // fitRow sets right (size, latency) at the end of avail cells after what.

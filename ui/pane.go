@@ -97,6 +97,9 @@ type paneEnv struct {
 	// callNotes are an agent transcript's notes on the call at frame i (nil
 	// for other recordings).
 	callNotes func(i int) []string
+	// violations are the contract violations of a response frame, by its
+	// seq (nil when nothing checks contracts).
+	violations func(seq int64) []string
 }
 
 // toSelf is a command whose reply comes back to this pane's update (as

@@ -326,6 +326,17 @@ func (p *framesPane) renderedCall(i int) (*doc, string) {
 		cancel = fmt.Sprintf("#%d", p.r.Frame(j).Seq)
 	}
 	writeRecordedCall(&b, p.env.redact, c, cancel)
+	resp := i
+	if p.r.Frame(i).Kind == frames.KindRequest {
+		resp = p.r.Partner(i)
+	}
+	if vs := p.violations(resp); len(vs) > 0 {
+		b.line(rolePlain, "")
+		b.linef(roleError, "✗ %d contract violation%s:", len(vs), plural(len(vs)))
+		for _, v := range vs {
+			b.line(roleWarn, "  "+v)
+		}
+	}
 	if p.env.callNotes != nil {
 		if notes := p.env.callNotes(i); len(notes) > 0 {
 			b.line(rolePlain, "")
