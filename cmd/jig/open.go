@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/contract"
 	"github.com/mcpjig/jig/frames/importer"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/ui"
@@ -119,6 +120,9 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 		cfg.CallNotes = func(i int) []string { return callNotes(f, i) }
 	}
 	cfg.Info = recordedInfo(f.Reader)
+	if m := recordedViolations(f.Reader); m.Len() > 0 {
+		cfg.Violations = m.Of
+	}
 	model := ui.New(cfg)
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
 	_, runErr := p.Run()
@@ -143,6 +147,20 @@ func recordedInfo(r frames.Reader) *session.Info {
 		return &info
 	}
 	return nil
+}
+
+// recordedViolations are the contract violations a live check (jig proxy
+// --contracts, the TUI) wrote into a jig recording, by response frame.
+func recordedViolations(r frames.Reader) *contract.Marks {
+	var metas []frames.Meta
+	switch x := r.(type) {
+	case *frames.Indexed:
+		metas = x.Metas
+	case *frames.Transcript:
+		metas = x.Metas
+	}
+	m, _ := contract.MarksOf(metas)
+	return m
 }
 
 // reproduceOptions is the server recorded calls are reproduced against:
@@ -173,7 +191,32 @@ func writeFramesText(st *streams, f *importer.File) error {
 			return err
 		}
 	}
-	return frames.WriteText(st.out, f.Reader)
+	if err := frames.WriteText(st.out, f.Reader); err != nil {
+		return err
+	}
+	return writeViolationsText(st.out, f.Reader)
+}
+
+// writeViolationsText lists the contract violations recorded with the
+// frames, after them, each naming its frame.
+func writeViolationsText(w io.Writer, r frames.Reader) error {
+	m := recordedViolations(r)
+	if m.Len() == 0 {
+		return nil
+	}
+	var b strings.Builder
+	frameWord := "frames"
+	if m.Len() == 1 {
+		frameWord = "frame"
+	}
+	fmt.Fprintf(&b, "\ncontract violations recorded (on %d %s):\n", m.Len(), frameWord)
+	for i := range r.Len() {
+		for _, v := range m.Of(r.Frame(i).Seq) {
+			fmt.Fprintf(&b, "  ✗ %s\n", v)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // writeCallsText lists an agent transcript's tool calls before its frames:

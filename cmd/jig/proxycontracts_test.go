@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/contract"
+	"github.com/mcpjig/jig/frames/importer"
 )
 
 // proxyClient drives jig proxy over its stdin and stdout the way an MCP
@@ -108,6 +109,25 @@ func TestProxyContracts(t *testing.T) {
 	}
 	if marked == 0 {
 		t.Errorf("the recording holds no violation; metas: %v", tr.Metas)
+	}
+	// jig open marks the same frames: the TUI's marks and the text listing.
+	of, err := importer.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer of.Close()
+	if m := recordedViolations(of.Reader); m.Len() == 0 {
+		t.Errorf("jig open reads no violation from the recording")
+	} else {
+		for _, m2 := range tr.Metas {
+			var v contract.Violation
+			if m2.Key == contract.MetaKey && json.Unmarshal(m2.Data, &v) == nil && len(m.Of(v.Response)) == 0 {
+				t.Errorf("jig open does not mark frame #%d with %v", v.Response, v)
+			}
+		}
+	}
+	if code, out, _ := jig(t, "", "open", rec, "--text"); code != 0 || !strings.Contains(out, "contract violations recorded") || !strings.Contains(out, "placed_at: iso8601: got the number") {
+		t.Errorf("jig open --text: exit %d, does not list the recorded violations:\n%s", code, out)
 	}
 	// jig check finds the same violations in the recording.
 	code, out, _ := jig(t, "", "check", contracts, rec)

@@ -90,7 +90,7 @@ func newRoot(st *streams) *cobra.Command {
 	// `jig --release 2` work; --url or --config connect elsewhere instead.
 	o := &tuiOptions{}
 	o.target.bind(root)
-	bindSecretEnv(root, &o.secretEnv)
+	bindTUIFlags(root, o)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		o.target.demo = o.target.url == "" && o.target.config == ""
 		return runTUI(cmd.Context(), o, st)

@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/contract"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/ui"
 )
@@ -21,6 +23,14 @@ type tuiOptions struct {
 	target    targetFlags
 	command   []string // the server's command after --
 	secretEnv []string
+	contracts string // --contracts FILE; the tools' own outputSchema when ""
+}
+
+// bindTUIFlags are the flags of the commands that open the TUI on a
+// server, beside the target's.
+func bindTUIFlags(cmd *cobra.Command, o *tuiOptions) {
+	bindSecretEnv(cmd, &o.secretEnv)
+	cmd.Flags().StringVar(&o.contracts, "contracts", "", "hold each tools/call response to a contracts file (see jig check); violating frames are marked ✗ (default: each tool's own outputSchema)")
 }
 
 // bindSecretEnv is --secret-env of the commands that open the TUI: what it
@@ -51,7 +61,7 @@ func newDemoCmd(st *streams, runF runFunc[tuiOptions]) *cobra.Command {
 		},
 	}
 	o.target.bind(cmd)
-	bindSecretEnv(cmd, &o.secretEnv)
+	bindTUIFlags(cmd, o)
 	return cmd
 }
 
@@ -66,7 +76,7 @@ func newConnectCmd(st *streams, runF runFunc[tuiOptions]) *cobra.Command {
 		},
 	}
 	o.target.bind(cmd)
-	bindSecretEnv(cmd, &o.secretEnv)
+	bindTUIFlags(cmd, o)
 	return cmd
 }
 
@@ -144,7 +154,12 @@ func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
 		return err
 	}
 	defer stopRecording()
-	m := ui.New(ui.Config{Options: &opts, Timeout: o.target.timeout, Redact: red})
+	marks, stopChecks, err := o.watchContracts(opts.Log)
+	if err != nil {
+		return err
+	}
+	defer stopChecks()
+	m := ui.New(ui.Config{Options: &opts, Timeout: o.target.timeout, Redact: red, Violations: marks.Of})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
 	_, runErr := p.Run()
 	closeErr := m.Close()
@@ -162,6 +177,27 @@ func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
 		fmt.Fprintf(st.err, "jig: closing the session: %v\n", closeErr)
 	}
 	return nil
+}
+
+// watchContracts holds the session's responses to the contracts (the
+// tools' own outputSchema without --contracts) as they are recorded, on a
+// goroutine of its own: each violation marks its frame on screen and goes
+// into the recording, so jig open marks it too.
+func (o *tuiOptions) watchContracts(log *frames.Log) (*contract.Marks, func(), error) {
+	c := contract.OutputSchemaOnly()
+	if o.contracts != "" {
+		var err error
+		if c, err = contract.Load(o.contracts); err != nil {
+			return nil, nil, usageErr("%v", err)
+		}
+	}
+	marks := &contract.Marks{}
+	live := contract.NewLive(c, 0, func(v contract.Violation) {
+		marks.Add(v)
+		log.Note(contract.MetaKey, v)
+	})
+	log.AddSink(live)
+	return marks, func() { live.Close() }, nil
 }
 
 // tuiFailed says the TUI could not run, and what to use instead.
