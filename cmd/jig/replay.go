@@ -39,6 +39,7 @@ type replayOptions struct {
 	retarget     bool
 	surface      string
 	shard        string
+	failOnUnused bool
 
 	overridden      bool     // a target was given on the command line
 	protocolChanged bool     // --protocol-version was given
@@ -116,6 +117,7 @@ func newReplayCmd(st *streams, runF runFunc[replayOptions]) *cobra.Command {
 	fl.BoolVar(&o.reuse, "reuse-session", false, "share one session per target among its fixtures, calls pipelined (only for stateless servers)")
 	fl.IntVar(&o.inFlight, "in-flight", 8, "with --reuse-session: calls in flight per session")
 	fl.StringVar(&o.shard, "shard", "", "replay only shard I of N (I/N, from 1): fixtures are split by a hash of their file name, so adding one moves no other")
+	fl.BoolVar(&o.failOnUnused, "fail-on-unused", false, "also fail on every fixture nothing exercised: its tool no longer listed, not run, cut short by a failed capture, or in a subdirectory replay does not read (each named with the next step)")
 	fl.StringVar(&o.surface, "surface", "", "also list the server's surface and fail on any change this surface file has not accepted (see jig surface)")
 	return cmd
 }
@@ -301,6 +303,26 @@ func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
 	}
 	if o.surface != "" {
 		o.checkSurface(ctx, st, t.cases, t.opts, &code)
+	}
+	if o.failOnUnused {
+		uo := unusedOptions{roots: []string{o.path}}
+		for _, r := range reports {
+			if r.kind == "json" {
+				uo.report = shellQuote(r.path)
+			}
+		}
+		if o.shard != "" {
+			i, n, _ := parseShard(o.shard)
+			uo.otherShard = func(path string) bool { return !inShardName(path, i, n) }
+		}
+		unused := findUnused(t.reports, uo)
+		var b bytes.Buffer
+		b.WriteByte('\n')
+		writeUnused(&b, unused)
+		st.out.Write(red.Bytes(b.Bytes()))
+		if len(unused) > 0 {
+			code.add(exitServerError)
+		}
 	}
 	for _, r := range reports {
 		if err := writeReport(r, run, red); err != nil {
@@ -594,12 +616,15 @@ func parseShard(s string) (i, n int, err error) {
 // inShard keeps the fixtures (and the files that did not load) of shard i of
 // n: a file belongs to the shard its base name hashes to, so a fixture added
 // or removed moves no other between shards.
+// inShardName reports whether the file name belongs to shard i of n.
+func inShardName(name string, i, n int) bool {
+	h := fnv.New32a()
+	h.Write([]byte(filepath.Base(name)))
+	return int(h.Sum32()%uint32(n)) == i-1
+}
+
 func inShard(cases []replay.Case, loadErrs []error, i, n int) ([]replay.Case, []error) {
-	mine := func(name string) bool {
-		h := fnv.New32a()
-		h.Write([]byte(filepath.Base(name)))
-		return int(h.Sum32()%uint32(n)) == i-1
-	}
+	mine := func(name string) bool { return inShardName(name, i, n) }
 	var cs []replay.Case
 	for _, c := range cases {
 		if mine(c.Path) {

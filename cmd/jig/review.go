@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,6 +103,7 @@ func newReviewCmd(st *streams, runF runFunc[reviewOptions]) *cobra.Command {
 	fl.StringArrayVar(&o.asserts, "assert", nil, "add an assertion to ITEM's fixture: 'ITEM=/POINTER:OP[:JSON]' (exists, type, one-of, equals, matches, min-length, …; repeatable)")
 	fl.StringVar(&o.reason, "reason", "", "why the accepted drift is intended, recorded in each fixture's history (and the reason of each --rule)")
 	fl.BoolVar(&o.json, "json", false, "print the items and the decisions as JSON")
+	fl.BoolVar(&o.replay.failOnUnused, "fail-on-unused", false, "also fail (exit 1) on every fixture nothing exercised in the run reviewed: its tool no longer listed (and not deleted here), not run, cut short, or on disk but in none of the reports (each named with the next step)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "say what the decisions would write, and write nothing")
 	fl.StringArrayVar(&o.replay.secretEnv, "secret-env", nil, "redact the value of environment variable NAME in what review shows and writes (repeatable)")
 	fl.IntVar(&o.replay.parallel, "parallel", 4, "when replaying FIXTURES now: sessions replayed at once")
@@ -150,12 +152,46 @@ func runReview(ctx context.Context, o *reviewOptions, st *streams) error {
 			fmt.Fprintln(st.err, "jig: review ended without confirming: nothing written")
 			return code.err()
 		}
-		return finishReview(st, rv, red, false, o.dryRun, &code)
+		return finishReview(st, rv, red, false, o.dryRun, o.unused(rv), &code)
 	}
 	if err := o.apply(rv, st); err != nil {
 		return err
 	}
-	return finishReview(st, rv, red, o.json, o.dryRun || !o.decided(), &code)
+	return finishReview(st, rv, red, o.json, o.dryRun || !o.decided(), o.unused(rv), &code)
+}
+
+// unused finds, with --fail-on-unused, the fixtures nothing exercised in the
+// run reviewed: the reports' obsolete, not-run and cut-short scenarios, and
+// the fixture files beside them that no report compared. nil without the
+// flag.
+func (o *reviewOptions) unused(rv *fixture.Review) func(deleted map[string]bool) []unusedFixture {
+	if !o.replay.failOnUnused {
+		return nil
+	}
+	return func(deleted map[string]bool) []unusedFixture {
+		var reports []fixture.Report
+		var roots []string
+		if len(o.paths) == 1 && !isReportFile(o.paths[0]) {
+			roots = append(roots, filepath.Clean(o.paths[0]))
+		}
+		for _, e := range rv.Entries {
+			r := e.Before
+			if e.NotRun != "" {
+				r = fixture.Report{Scenario: e.Scenario, File: e.File, NotRun: e.NotRun}
+			}
+			if r.File == "" {
+				r.File = e.File
+			}
+			if deleted[e.File] {
+				r = fixture.Report{File: e.File, Scenario: e.Scenario} // decided here: deleted
+			}
+			reports = append(reports, r)
+			if e.File != "" && !slices.Contains(roots, filepath.Dir(e.File)) {
+				roots = append(roots, filepath.Dir(e.File))
+			}
+		}
+		return findUnused(reports, unusedOptions{roots: roots, review: strings.Join(o.paths, " ")})
+	}
 }
 
 // reports reads the reports given, or replays the fixtures given and
@@ -380,10 +416,20 @@ func ruleStep(rv *fixture.Review, it *fixture.Item, pointer string) int {
 
 // finishReview writes what was decided (unless dryRun) and prints the
 // summary, or the items when nothing was decided.
-func finishReview(st *streams, rv *fixture.Review, red *fixture.Redactor, asJSON, dryRun bool, code *worstCode) error {
+func finishReview(st *streams, rv *fixture.Review, red *fixture.Redactor, asJSON, dryRun bool, findUnused func(map[string]bool) []unusedFixture, code *worstCode) error {
 	changes, err := rv.Changes()
 	if err != nil {
 		return err
+	}
+	var unused []unusedFixture
+	if findUnused != nil {
+		deleted := map[string]bool{}
+		for _, c := range changes {
+			deleted[c.File] = c.Delete
+		}
+		if unused = findUnused(deleted); len(unused) > 0 {
+			code.add(exitServerError)
+		}
 	}
 	var written []string
 	var errs []error
@@ -399,7 +445,15 @@ func finishReview(st *streams, rv *fixture.Review, red *fixture.Redactor, asJSON
 		code.add(exitServerError)
 	}
 	if asJSON {
-		return writeReviewJSON(st, rv, red, changes, written, dryRun, *code)
+		return writeReviewJSON(st, rv, red, changes, written, dryRun, findUnused != nil, unused, *code)
+	}
+	if findUnused != nil {
+		defer func() {
+			var b bytes.Buffer
+			b.WriteByte('\n')
+			writeUnused(&b, unused)
+			st.out.Write(red.Bytes(b.Bytes()))
+		}()
 	}
 	var b bytes.Buffer
 	decided := len(d.Accepted)+len(d.Rejected)+len(d.Rules)+len(d.Deleted)+len(d.Skipped) > 0
@@ -499,7 +553,12 @@ func reviewItems(rv *fixture.Review) []reviewItem {
 
 // writeReviewJSON prints the review for scripts: every item, the
 // decisions, and what was (or would be) written.
-func writeReviewJSON(st *streams, rv *fixture.Review, red *fixture.Redactor, changes []fixture.Change, written []string, dryRun bool, code worstCode) error {
+func writeReviewJSON(st *streams, rv *fixture.Review, red *fixture.Redactor, changes []fixture.Change, written []string, dryRun, withUnused bool, unused []unusedFixture, code worstCode) error {
+	type unusedJSON struct {
+		File string `json:"file"`
+		Why  string `json:"why"`
+		Next string `json:"next"`
+	}
 	out := struct {
 		Items     []reviewItem      `json:"items"`
 		Decisions fixture.Decisions `json:"decisions"`
@@ -507,6 +566,7 @@ func writeReviewJSON(st *streams, rv *fixture.Review, red *fixture.Redactor, cha
 		Written   []string          `json:"written"`
 		DryRun    bool              `json:"dry_run,omitempty"`
 		Problems  []string          `json:"problems"`
+		Unused    any               `json:"unused,omitempty"` // with --fail-on-unused
 		Exit      int               `json:"exit"`
 	}{Items: reviewItems(rv), Decisions: rv.Decisions(), Changes: []reviewChange{}, Written: written, DryRun: dryRun, Problems: rv.Problems, Exit: int(code)}
 	if out.Written == nil {
@@ -517,6 +577,13 @@ func writeReviewJSON(st *streams, rv *fixture.Review, red *fixture.Redactor, cha
 	}
 	for _, c := range changes {
 		out.Changes = append(out.Changes, reviewChange{File: c.File, Delete: c.Delete, What: c.What})
+	}
+	if withUnused {
+		list := []unusedJSON{}
+		for _, u := range unused {
+			list = append(list, unusedJSON{u.file, u.why, u.next})
+		}
+		out.Unused = list
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
