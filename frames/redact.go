@@ -63,26 +63,43 @@ type tokenRule struct {
 	// hints are literals, at least one of which every match contains
 	// (ASCII case-insensitively); a rule without hints always runs.
 	hints []string
+	// start finds the places a match can start, where anchored is tried
+	// (redact_find.go); fold says start reads the lower-cased text.
+	start    startFinder
+	fold     bool
+	anchored *regexp.Regexp
 }
 
 // tokenRules are compiled on the first redaction, not at start-up: most runs
 // of jig never record anything.
 var tokenRules = sync.OnceValue(func() []tokenRule {
-	return []tokenRule{
+	secretKeyHints := []string{"token", "secret", "passw", "api", "key", "credential", "auth"}
+	rules := []tokenRule{
 		{"secret-key", regexp.MustCompile(`(?i)"([A-Za-z0-9_.-]*(?:token|secret|password|passwd|api_?key|private_?key|credential|authorization|auth_?token|session_?key|access_?key)[A-Za-z0-9_.-]*)"\s*:\s*"((?:[^"\\]|\\.)+)"`), 2,
-			[]string{"token", "secret", "passw", "api", "key", "credential", "auth"}},
-		{"bearer", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})`), 1, []string{"bearer", "basic"}},
-		{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}`), 0, []string{"eyj"}},
-		{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), 0, []string{"gh", "github_pat_"}},
-		{"api-key", regexp.MustCompile(`\b(?:sk|pk|rk)-[A-Za-z0-9_-]{20,}`), 0, []string{"sk-", "pk-", "rk-"}},
-		{"slack-token", regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), 0, []string{"xox"}},
-		{"aws-key", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), 0, []string{"akia"}},
+			secretKeyHints, secretKeyStarts(secretKeyHints), true, nil},
+		{"bearer", regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})`), 1, []string{"bearer", "basic"},
+			literalStarts(true, "bearer", "basic"), true, nil},
+		{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}`), 0, []string{"eyj"},
+			literalStarts(false, "eyJ"), false, nil},
+		{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`), 0, []string{"gh", "github_pat_"},
+			literalStarts(false, "gh", "github_pat_"), false, nil},
+		{"api-key", regexp.MustCompile(`\b(?:sk|pk|rk)-[A-Za-z0-9_-]{20,}`), 0, []string{"sk-", "pk-", "rk-"},
+			literalStarts(false, "sk-", "pk-", "rk-"), false, nil},
+		{"slack-token", regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`), 0, []string{"xox"},
+			literalStarts(false, "xox"), false, nil},
+		{"aws-key", regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), 0, []string{"akia"},
+			literalStarts(false, "AKIA"), false, nil},
 		// key=value pairs in URLs, forms and command lines: ?api_key=..., &sig=..., --token=...
 		{"secret-param", regexp.MustCompile(`(?i)(?:[?&;]|\B--?)[a-z0-9_.-]*(?:token|secret|passw(?:or)?d|api_?key|apikey|private_?key|credential|signature|sig|auth)[a-z0-9_.-]*=([^&#\s"'<>\\]+)`), 1,
-			[]string{"token", "secret", "passw", "api", "key", "credential", "sig", "auth"}},
+			[]string{"token", "secret", "passw", "api", "key", "credential", "sig", "auth"}, paramStarts, false, nil},
 		// the password of a URL's user information: https://user:pass@host
-		{"url-password", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^/?#\s:@"'<>\\]*:([^/?#\s@"'<>\\]+)@`), 1, []string{"://"}},
+		{"url-password", regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^/?#\s:@"'<>\\]*:([^/?#\s@"'<>\\]+)@`), 1, []string{"://"},
+			urlStarts, false, nil},
 	}
+	for i := range rules {
+		rules[i].anchored = anchor(rules[i].re)
+	}
+	return rules
 })
 
 // publicKeySuffixes end the names of keys that hold no secret although
@@ -160,10 +177,10 @@ func (r *Redactor) Bytes(b []byte) []byte {
 	rules := tokenRules()
 	for i := range rules {
 		tr := &rules[i]
-		if !tr.mayMatch(out, set, &lower) || !tr.re.Match(out) {
+		if !tr.mayMatch(out, set, &lower) || !tr.matches(out, &lower) {
 			continue
 		}
-		out = replaceGroup(out, tr, &learned)
+		out = replaceGroup(out, tr, &lower, &learned)
 		set, lower = bigramsOf(out), nil
 	}
 	if r != nil && len(learned) > 0 {
@@ -193,7 +210,7 @@ func (r *Redactor) Learn(b []byte) {
 		return
 	}
 	var learned []string
-	for _, loc := range tr.re.FindAllSubmatchIndex(b, -1) {
+	for _, loc := range tr.findAll(b, &lower) {
 		learned = appendLearned(learned, tr, b[loc[2*tr.group]:loc[2*tr.group+1]])
 	}
 	r.Add(learned...)
@@ -229,8 +246,8 @@ func appendLearned(learned []string, tr *tokenRule, raw []byte) []string {
 	return append(learned, v)
 }
 
-func replaceGroup(b []byte, tr *tokenRule, learned *[]string) []byte {
-	locs := tr.re.FindAllSubmatchIndex(b, -1)
+func replaceGroup(b []byte, tr *tokenRule, lower *[]byte, learned *[]string) []byte {
+	locs := tr.findAll(b, lower)
 	var buf bytes.Buffer
 	last := 0
 	for _, loc := range locs {
@@ -278,7 +295,7 @@ func (r *Redactor) Secret(b []byte) string {
 		if !tr.mayMatch(b, set, &lower) {
 			continue
 		}
-		for _, loc := range tr.re.FindAllSubmatchIndex(b, -1) {
+		for _, loc := range tr.findAll(b, &lower) {
 			s, e := loc[2*tr.group], loc[2*tr.group+1]
 			if s >= 0 && !bytes.HasPrefix(b[s:e], []byte("[REDACTED:")) && !tr.spares(b, loc) {
 				return tr.name
