@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -19,10 +20,10 @@ const sessionHeader = "Mcp-Session-Id"
 // carries one message; a request is answered with application/json, or
 // with an event stream when the recorded server sent something before its
 // answer (progress, logging, a request to the client). initialize starts a
-// session (Mcp-Session-Id); the 2026-07-28 era's requests carry none and
-// share one. GET offers no standalone stream (405); DELETE ends a session.
+// session (Mcp-Session-Id); the 2026-07-28 era's requests carry none, and
+// each client (its host and clientInfo; see stateless) has its own. GET offers no standalone stream (405); DELETE ends a session.
 func (s *Server) HTTPHandler() http.Handler {
-	h := &httpHandler{srv: s, sessions: map[string]*Conn{}}
+	h := &httpHandler{srv: s, sessions: map[string]*Conn{}, clients: map[string]*Conn{}}
 	return h
 }
 
@@ -30,6 +31,8 @@ type httpHandler struct {
 	srv      *Server
 	mu       sync.Mutex
 	sessions map[string]*Conn
+	clients  map[string]*Conn // the 2026-07-28 era's, by statelessKey
+	runs     int
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -131,7 +134,52 @@ func (h *httpHandler) conn(r *http.Request, body []byte) (*Conn, string, int) {
 		h.mu.Unlock()
 		return c, id, 0
 	}
-	return h.srv.Shared(), "", 0
+	return h.stateless(r, body), "", 0
+}
+
+// maxStatelessClients bounds how many 2026-07-28 clients get sequences of
+// their own; the requests of any more share one.
+const maxStatelessClients = 1024
+
+// stateless finds the client of a 2026-07-28 era request, which carries no
+// session: the era has none, so a client is known by its host and the
+// clientInfo every request's _meta repeats, and its server/discover (what a
+// client sends first) starts it afresh. Two clients that send the same
+// clientInfo from one host at the same time cannot be told apart by
+// anything they send, and share their sequences.
+func (h *httpHandler) stateless(r *http.Request, body []byte) *Conn {
+	key := statelessKey(r, body)
+	discover := false
+	if s, e, ok := frames.MemberSpan(body, "method"); ok {
+		discover = string(body[s:e]) == `"server/discover"`
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if c, ok := h.clients[key]; ok && !discover {
+		return c
+	}
+	if _, ok := h.clients[key]; !ok && len(h.clients) >= maxStatelessClients {
+		return h.srv.Shared()
+	}
+	h.runs++
+	c := h.srv.NewConn(fmt.Sprintf("stateless-%d", h.runs))
+	h.clients[key] = c
+	return c
+}
+
+// statelessKey names a 2026-07-28 client: its host and its clientInfo as
+// sent (compacted).
+func statelessKey(r *http.Request, body []byte) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	info := ""
+	if s, e, ok := frames.MemberSpan(body, "params", "_meta", "io.modelcontextprotocol/clientInfo"); ok {
+		c, _ := frames.Compact(body[s:e])
+		info = string(c)
+	}
+	return host + "\x00" + info
 }
 
 func writeJSON(w http.ResponseWriter, status int, msg []byte) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -564,5 +565,68 @@ func TestSessionMessages(t *testing.T) {
 				t.Fatal("the recorded tools/list_changed never reached the client")
 			}
 		})
+	}
+}
+
+// sequenceFixtures writes two fixtures of one request (echo "again",
+// 2026-07-28 era) whose answers are "first" and "second": a sequence.
+func sequenceFixtures(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	base, err := fixture.Load(filepath.Join(demoFixtures, "echo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, answer := range []string{"first", "second"} {
+		f := *base
+		f.Scenario = fmt.Sprintf("again-%d", i+1)
+		f.Request.Params = json.RawMessage(`{"name":"echo","arguments":{"text":"again"}}`)
+		f.Response.Result = json.RawMessage(fmt.Sprintf(`{"content":[{"type":"text","text":%q}],"resultType":"complete"}`, answer))
+		data, err := f.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.Scenario+".json"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// In the 2026-07-28 era over HTTP no request carries a session: each
+// client (known by its clientInfo) is served the sequence from its start,
+// whatever the others were served, and a client that discovers the server
+// again starts afresh.
+func TestStatelessSequencePerClient(t *testing.T) {
+	s := newServer(t, load(t, sequenceFixtures(t)), Options{NoDelay: true})
+	ts := httptest.NewServer(s.HTTPHandler())
+	t.Cleanup(ts.Close)
+	connect := func(name string) *mcp.ClientSession {
+		c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil)
+		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+			t.Fatalf("%s connected in %s, want the stateless era", name, v)
+		}
+		return cs
+	}
+	call := func(cs *mcp.ClientSession) string {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "again"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return text(t, res)
+	}
+	a, b := connect("client-a"), connect("client-b")
+	got := []string{call(a), call(b), call(a), call(b), call(a)}
+	if want := "first first second second second"; strings.Join(got, " ") != want {
+		t.Errorf("a, b, a, b, a were served %v, want %s", got, want)
+	}
+	again := connect("client-a") // a new run of client-a: discover first
+	if got := call(again); got != "first" {
+		t.Errorf("client-a connecting again was served %q, want the sequence from its start", got)
 	}
 }
