@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpjig/jig/frames"
@@ -628,5 +629,55 @@ func TestStatelessSequencePerClient(t *testing.T) {
 	again := connect("client-a") // a new run of client-a: discover first
 	if got := call(again); got != "first" {
 		t.Errorf("client-a connecting again was served %q, want the sequence from its start", got)
+	}
+}
+
+// The mock's decode accepts and refuses what the SDK's
+// jsonrpc.DecodeMessage does, and sees the same kind of message.
+func TestDecodeAgreesWithTheSDK(t *testing.T) {
+	for _, raw := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}`,
+		`{"jsonrpc":"2.0","id":"a","method":"ping"}`,
+		`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":-3,"result":{}}`,
+		`{"jsonrpc":"2.0","id":"jig-mock-1","error":{"code":-1,"message":"no"}}`,
+		`{"jsonrpc":"2.0","id":2,"result":null}`,
+		` {"id":2,"jsonrpc":"2.0","result":{}} `,
+		`{"jsonrpc":"2.0","id":2,"method":"a","method":"b"}`,
+		`{"jsonrpc":"1.0","id":1,"method":"ping"}`,
+		`{"id":1,"method":"ping"}`,
+		`{"JSONRPC":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":true,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":{},"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1,"method":3}`,
+		`{"jsonrpc":"2.0","result":{}}`,
+		`{"jsonrpc":"2.0","id":null,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"error":"bad"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"ping"`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`"hello"`,
+		`hello`,
+	} {
+		msg, sdkErr := jsonrpc.DecodeMessage([]byte(raw))
+		in, err := decode([]byte(raw))
+		if (sdkErr == nil) != (err == nil) {
+			t.Errorf("%s: the SDK says %v, the mock %v", raw, sdkErr, err)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		switch m := msg.(type) {
+		case *jsonrpc.Request:
+			if !in.request || in.call != m.IsCall() || in.method != m.Method || string(in.params) != string(m.Params) {
+				t.Errorf("%s: the SDK sees a request (call %v, %q), the mock %+v", raw, m.IsCall(), m.Method, in)
+			}
+		case *jsonrpc.Response:
+			if !in.response || in.request {
+				t.Errorf("%s: the SDK sees a response, the mock %+v", raw, in)
+			}
+		}
 	}
 }
