@@ -1,6 +1,7 @@
 package main
 
 import (
+	"debug/buildinfo"
 	"os"
 	"os/exec"
 	"regexp"
@@ -24,11 +25,6 @@ var (
 	otherInit = initBudget{32 << 10, 400, ""}
 	// Third-party packages known to cost more, and why they are still here.
 	knownInits = map[string]initBudget{
-		// jig proxy --otlp uses the OpenTelemetry SDK's OTLP/HTTP exporters;
-		// their collector protos import grpc (for the gRPC services jig does
-		// not use), whose init registers codecs and balancers: ~28 KB in
-		// ~470 allocations (0.1-0.2 ms).
-		"google.golang.org/grpc": {64 << 10, 1000, "OTLP exporters' collector protos"},
 		// The MCP SDK's schema package reflects over its Schema type.
 		"github.com/google/jsonschema-go/jsonschema": {128 << 10, 600, "schema field table"},
 	}
@@ -79,5 +75,32 @@ func TestStartup(t *testing.T) {
 	}
 	if seen < 20 {
 		t.Fatalf("read only %d init lines from GODEBUG=inittrace=1:\n%s", seen, out)
+	}
+}
+
+// unlinked are modules jig must not link: jig proxy --otlp posts OTLP/HTTP
+// with an encoding of its own (session/otlp), because the official OTLP
+// exporters bring the protobuf runtime and, through their collector protos,
+// gRPC: 11 MB of binary and ~1 ms of package initialisation that every run
+// of every command paid for.
+var unlinked = []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/grpc-ecosystem/grpc-gateway/v2",
+	"google.golang.org/genproto/googleapis/rpc", "google.golang.org/genproto/googleapis/api"}
+
+// TestStartupLinksNoRPC reads the modules linked into jig from its build
+// information and fails on any of unlinked.
+func TestStartupLinksNoRPC(t *testing.T) {
+	info, err := buildinfo.ReadFile(binary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Deps) < 10 {
+		t.Fatalf("the build information lists %d modules", len(info.Deps))
+	}
+	for _, d := range info.Deps {
+		for _, u := range unlinked {
+			if d.Path == u {
+				t.Errorf("jig links %s %s: find what imports it (go list -deps ./cmd/jig) and keep it out of the binary", d.Path, d.Version)
+			}
+		}
 	}
 }

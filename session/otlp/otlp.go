@@ -2,7 +2,9 @@
 // OpenTelemetry collector over OTLP/HTTP (protobuf): one span per
 // tools/call, and the per-tool statistics as metrics, so drift watching at
 // production scale runs in the collector, Prometheus and Grafana stack a
-// team already has.
+// team already has. The OpenTelemetry SDK makes the spans and aggregates
+// the metrics; jig encodes and posts them itself (wire.go, post.go), so
+// that no gRPC or protobuf runtime is linked into every command.
 //
 // An Exporter is fed by frames.Logs as a frames.Sink. It never blocks the
 // Log: frames wait in a bounded queue for a goroutine of its own, and the
@@ -28,8 +30,6 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -152,24 +152,11 @@ func New(ctx context.Context, opts Options) (*Exporter, error) {
 	if opts.Service == "" {
 		opts.Service = "jig proxy"
 	}
-	base := strings.TrimSuffix(u.Path, "/")
-	retry := otlptracehttp.RetryConfig{Enabled: true, InitialInterval: 500 * time.Millisecond, MaxInterval: opts.Timeout, MaxElapsedTime: 4 * opts.Timeout}
-	topts := []otlptracehttp.Option{otlptracehttp.WithEndpoint(u.Host), otlptracehttp.WithURLPath(base + "/v1/traces"),
-		otlptracehttp.WithTimeout(opts.Timeout), otlptracehttp.WithRetry(retry)}
-	mopts := []otlpmetrichttp.Option{otlpmetrichttp.WithEndpoint(u.Host), otlpmetrichttp.WithURLPath(base + "/v1/metrics"),
-		otlpmetrichttp.WithTimeout(opts.Timeout), otlpmetrichttp.WithRetry(otlpmetrichttp.RetryConfig(retry))}
-	if u.Scheme == "http" {
-		topts = append(topts, otlptracehttp.WithInsecure())
-		mopts = append(mopts, otlpmetrichttp.WithInsecure())
-	}
-	te, err := otlptracehttp.New(ctx, topts...)
-	if err != nil {
-		return nil, fmt.Errorf("--otlp %s: %v", u.Redacted(), err)
-	}
-	me, err := otlpmetrichttp.New(ctx, mopts...)
-	if err != nil {
-		return nil, fmt.Errorf("--otlp %s: %v", u.Redacted(), err)
-	}
+	// The collector's URL without its user information, query or fragment,
+	// as the OTLP exporters took it (WithEndpoint, WithURLPath).
+	base := u.Scheme + "://" + u.Host + strings.TrimSuffix(u.Path, "/")
+	te := &spanExporter{p: newPoster(opts.Timeout), url: base + "/v1/traces"}
+	me := &metricExporter{p: newPoster(opts.Timeout), url: base + "/v1/metrics"}
 	e := &Exporter{opts: opts, q: make(chan item, opts.Queue), done: make(chan struct{}), tools: map[string]bool{}}
 	e.spans.SpanExporter = te
 	e.metricsOut.Exporter = me
