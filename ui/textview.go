@@ -192,25 +192,83 @@ func (v *textView) rewrap() {
 			// more bytes), so a short line needs no measuring.
 			continue
 		}
-		col := 0
-		for off := start; off < end; {
-			r, size := rune(d.data[off]), 1
-			cw := 1
-			if r >= utf8.RuneSelf {
-				r, size = utf8.DecodeRune(d.data[off:end])
-				cw = runewidth.RuneWidth(r)
-				if r == utf8.RuneError || cw == 0 {
-					cw = 1
+		v.rows = wrapLine(v.rows, d.data, start, end, w)
+	}
+}
+
+// wrapLine appends the starts of the rows after the first that the line
+// data[start:end] wraps into at w cells. A row breaks after the last space
+// that fits, so a word is never cut when it fits a row of its own; a word
+// wider than the row is cut where the row is full. A space that would
+// overflow a row ends it (view does not draw it). Every step moves off
+// forward, and a rune wider than the whole row gets a row of its own, so
+// nothing can stall it.
+func wrapLine(rows []int, data []byte, start, end, w int) []int {
+	row, col := start, 0
+	// brk is where the row can break (after a space), brkCol the column
+	// there, brkInk whether the row drew something else before it: a break
+	// after indentation alone is taken only if the word after it fits.
+	brk, brkCol, brkInk := -1, 0, false
+	ink := false
+	for off := start; off < end; {
+		r, size, cw := cellAt(data, off, end)
+		if col > 0 && col+cw > w {
+			switch {
+			case r == ' ':
+				// The row is full and ends with a word: the next starts after
+				// this space.
+				off += size
+				if off < end {
+					rows = append(rows, off)
 				}
+				row, col, brk, ink = off, 0, -1, false
+				continue
+			case brk > row && col-brkCol+cw <= w && (brkInk || wordWidth(data, brk, end, w) <= w):
+				row, col = brk, col-brkCol
+			default:
+				row, col = off, 0
 			}
-			if col+cw > w {
-				v.rows = append(v.rows, off)
-				col = 0
-			}
-			col += cw
-			off += size
+			rows = append(rows, row)
+			brk, ink = -1, col > 0
+		}
+		col += cw
+		off += size
+		if r != ' ' {
+			ink = true
+		} else {
+			brk, brkCol, brkInk = off, col, ink
 		}
 	}
+	return rows
+}
+
+// cellAt decodes the rune at data[off:end]: its size in bytes and the cells
+// it is drawn in (sanitize draws every control and invalid byte in one).
+func cellAt(data []byte, off, end int) (r rune, size, cells int) {
+	r, size, cells = rune(data[off]), 1, 1
+	if r >= utf8.RuneSelf {
+		r, size = utf8.DecodeRune(data[off:end])
+		cells = runewidth.RuneWidth(r)
+		if r == utf8.RuneError || cells == 0 {
+			cells = 1
+		}
+	}
+	return r, size, cells
+}
+
+// wordWidth is the width in cells of the word starting at data[from:end],
+// up to the next space; it stops counting past limit.
+func wordWidth(data []byte, from, end, limit int) int {
+	n := 0
+	for off := from; off < end && n <= limit; {
+		r, size, cw := cellAt(data, off, end)
+		if r == ' ' {
+			break
+		}
+		n += cw
+		off += size
+	}
+	return n
 }
 
 func (v *textView) clamp() {
@@ -254,8 +312,14 @@ func (v *textView) view(st *styles) string {
 		start := v.rows[r]
 		line := sort.SearchInts(d.lines, start+1) - 1
 		end := d.lineEnd(line)
+		wraps := end-start > v.width
 		if r+1 < len(v.rows) && v.rows[r+1] <= end {
-			end = v.rows[r+1]
+			end, wraps = v.rows[r+1], true
+		}
+		for wraps && end > start && d.data[end-1] == ' ' {
+			// A row that wraps ends at the space it broke after: not
+			// drawn, so a row is never wider than the view.
+			end--
 		}
 		text := sanitize(d.data[start:end])
 		if rl, ok := d.roles[line]; ok {
