@@ -17,6 +17,19 @@ type Handshake struct {
 	asked                 string // the version a server/discover asked for
 }
 
+// ServerLabel is how a peer named itself in the handshake: "name version",
+// with "(no name)" or "(no version)" for a field it sent empty (both are
+// required, and some servers send ""), so the TUI and the CLI say the same.
+func ServerLabel(name, version string) string {
+	if name == "" {
+		name = "(no name)"
+	}
+	if version == "" {
+		version = "(no version)"
+	}
+	return name + " " + version
+}
+
 // ServerText is "name version", or "".
 func (h Handshake) ServerText() string { return strings.TrimSpace(h.Server + " " + h.ServerVersion) }
 

@@ -132,6 +132,7 @@ func New(cfg Config) *Model {
 	m.hdr.frames = m.frames().n
 	if conn.readOnly {
 		m.hdr.state = stateReadOnly
+		m.hdr.readHandshake(cfg.Reader)
 		m.focus = paneFrames
 	}
 	m.setFocus(m.focus)

@@ -269,7 +269,10 @@ func drawCatalog(st *styles, rows []catalogRow, w listWindow, width int, focused
 		if i >= len(rows) {
 			continue
 		}
-		row := "  " + rows[i].name
+		// A name too long for the row loses its middle, where URIs of one
+		// server say least: demo://resource/static/do… seven times over
+		// told seven documents apart by nothing.
+		row := "  " + frames.ShortenMiddle(rows[i].name, max(width-2, 1))
 		if a := rows[i].aside; a != "" {
 			if gap := width - ansi.StringWidth(row) - ansi.StringWidth(a); gap >= 2 {
 				row += strings.Repeat(" ", gap) + a

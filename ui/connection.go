@@ -144,7 +144,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	if c.readOnly {
 		// The header keeps naming the recording; the live server is what
 		// recorded calls are reproduced against.
-		m.hdr.repro = fmt.Sprintf("reproducing on %s %s (%s) ● connected", info.ServerName, info.ServerVersion, c.opts.Target.String())
+		m.hdr.repro = fmt.Sprintf("reproducing on %s (%s) ● connected", frames.ServerLabel(info.ServerName, info.ServerVersion), c.opts.Target.String())
 	} else {
 		m.hdr.state = stateConnected
 	}
@@ -229,5 +229,6 @@ func (m *Model) closed(closedMsg) tea.Cmd {
 func (m *Model) framesGrew(msg framesMsg) tea.Cmd {
 	m.frames().grow(msg.n)
 	m.hdr.frames = msg.n
+	m.hdr.readHandshake(m.cfg.Reader)
 	return waitFrames(m.ctx, m.cfg.Reader.(waiter), msg.n)
 }

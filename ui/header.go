@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpjig/jig/frames"
@@ -37,6 +38,8 @@ type header struct {
 	frames int
 	width  int
 
+	hs frames.Handshake // read-only: who spoke in the recording, as its frames say
+
 	waiting int  // server requests waiting for the user's answer
 	login   bool // an OAuth login waits for the browser (auth.go)
 }
@@ -44,39 +47,191 @@ type header struct {
 func (h *header) setSize(w int) { h.width = w }
 
 func (h *header) view() string {
-	return ansi.Truncate(h.red.String(h.first()), h.width, "…") + "\n" + ansi.Truncate(h.red.String(h.second()), h.width, "…")
+	return h.first() + "\n" + ansi.Truncate(h.red.String(h.second()), h.width, "…")
 }
 
-// first is who jig is talking to and in what state.
+// A headerPart is one field of the header's first line. Fields that may
+// shrink (a server's name, a command, a URL, a file) are shortened in the
+// middle when the line does not fit, those of shrink 1 before those of 2,
+// so what comes first (the connection state and the protocol) is never cut.
+type headerPart struct {
+	text   string
+	short  string          // said in fewer cells when the line does not fit ("" keeps text)
+	style  *lipgloss.Style // nil: plain
+	shrink int             // 0: never shortened
+	drop   bool            // left out when shortening is not enough
+}
+
+// headerLine collects the parts of the header's first line.
+type headerLine struct {
+	h     *header
+	parts []headerPart
+}
+
+func (l *headerLine) add(text string, style *lipgloss.Style, shrink int) *headerPart {
+	l.parts = append(l.parts, headerPart{text: l.h.red.String(text), style: style, shrink: shrink})
+	return &l.parts[len(l.parts)-1]
+}
+
+// protocol is said without its labels when the line is short of room.
+func (l *headerLine) protocol(version, era string) *headerPart {
+	p := l.add("protocol "+version, nil, 0)
+	p.short = version
+	if era != "" {
+		p.text += " (" + era + " era)"
+		p.short += " (" + era + ")"
+	}
+	return p
+}
+
+// readHandshake takes who spoke from a recording's first frames, until
+// it has found them (a followed file may not have them yet).
+func (h *header) readHandshake(r frames.Reader) {
+	if h.state == stateReadOnly && h.hs.Protocol == "" && h.hs.Server == "" && r != nil {
+		h.hs = frames.HandshakeOf(r)
+	}
+}
+
+// first is, in this order, the connection state, the protocol, the server
+// and the target (or, read-only, the recording and who spoke in it).
 func (h *header) first() string {
-	l := []string{h.st.title.Render("jig")}
+	l := &headerLine{h: h}
+	l.parts = append(l.parts, headerPart{text: "jig", style: &h.st.title})
 	switch h.state {
 	case stateReadOnly:
-		l = append(l, h.title, h.st.muted.Render("read-only"), fmt.Sprintf("%s frames", thousands(h.frames)))
-		if h.repro != "" {
-			l = append(l, h.st.stateConnected.Render(h.repro))
-		}
+		h.readOnlyParts(l)
 	case stateConnecting:
-		l = append(l, h.target, h.st.stateConnecting.Render("◌ connecting…"))
+		l.add("◌ connecting…", &h.st.stateConnecting, 0)
+		l.add(h.target, nil, 1)
 	case stateFailed:
-		l = append(l, h.target, h.st.stateFailed.Render(" ✗ NOT CONNECTED "))
+		l.add(" ✗ NOT CONNECTED ", &h.st.stateFailed, 0)
+		l.add(h.target, nil, 1)
 	default:
 		i := h.info
-		name := strings.TrimSpace(i.ServerName + " " + i.ServerVersion)
-		if name == "" {
-			name = "(server sent no name)"
-		}
-		state := h.st.stateConnected.Render("● connected")
 		if h.state == stateClosed {
-			state = h.st.stateFailed.Render(" closed ")
+			l.add(" closed ", &h.st.stateFailed, 0)
+		} else {
+			l.add("● connected", &h.st.stateConnected, 0)
 		}
+		l.protocol(i.ProtocolVersion, i.Era)
+		l.add(frames.ServerLabel(i.ServerName, i.ServerVersion), &h.st.label, 2)
 		where := h.target
 		if !strings.Contains(where, string(i.Transport)) {
 			where = string(i.Transport) + " " + where
 		}
-		l = append(l, h.st.label.Render(name), where, fmt.Sprintf("protocol %s (%s era)", i.ProtocolVersion, i.Era), state)
+		// Left out before the server's name is cut: i shows it whole.
+		l.add(where, nil, 1).drop = true
 	}
-	return strings.Join(l, h.st.muted.Render(" · "))
+	parts := fitParts(l.parts, h.width, 3)
+	out := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p.style != nil {
+			p.text = p.style.Render(p.text)
+		}
+		out = append(out, p.text)
+	}
+	return ansi.Truncate(strings.Join(out, h.st.muted.Render(" · ")), h.width, "…")
+}
+
+// readOnlyParts are a recording's: its file, its size, the server it is
+// reproduced on, and who spoke in it, as its handshake says.
+func (h *header) readOnlyParts(l *headerLine) {
+	l.add("read-only", &h.st.muted, 0)
+	l.add(h.title, nil, 1)
+	l.add(thousands(h.frames)+" frames", nil, 0)
+	if h.repro != "" {
+		l.add(h.repro, &h.st.stateConnected, 2)
+	}
+	hs := h.hs
+	if hs.Protocol != "" {
+		l.protocol(hs.Protocol, "").drop = h.repro != ""
+	}
+	if hs.Server != "" || hs.ServerVersion != "" {
+		l.add("server "+frames.ServerLabel(hs.Server, hs.ServerVersion), &h.st.label, 1).drop = h.repro != ""
+	}
+	if hs.Client != "jig" && (hs.Client != "" || hs.ClientVersion != "") {
+		// Named unless it was jig itself: a proxy recording's client.
+		l.add("client "+frames.ServerLabel(hs.Client, hs.ClientVersion), nil, 1).drop = true
+	}
+}
+
+// fitParts fits the parts, joined by separators sep cells wide, into
+// width, trying in turn: as they are; with the short forms; shortening
+// the parts of shrink 1 (in the middle, the widest first, none below 12
+// cells); both; without the parts that may be dropped; shortening the parts
+// of shrink 2 too. What still does not fit is cut at the end by the caller.
+func fitParts(parts []headerPart, width, sep int) []headerPart {
+	try := func(short, drop bool, shrink int) ([]headerPart, bool) {
+		out := make([]headerPart, 0, len(parts))
+		for _, p := range parts {
+			if drop && p.drop {
+				continue
+			}
+			if short && p.short != "" {
+				p.text = p.short
+			}
+			out = append(out, p)
+		}
+		return out, shrinkParts(out, width, sep, shrink)
+	}
+	var out []headerPart
+	for _, t := range []struct {
+		short, drop bool
+		shrink      int
+	}{{false, false, 0}, {true, false, 0}, {false, false, 1}, {true, false, 1}, {true, true, 1}, {true, true, 2}} {
+		var ok bool
+		if out, ok = try(t.short, t.drop, t.shrink); ok {
+			break
+		}
+	}
+	return out
+}
+
+func joinedWidth(parts []headerPart, sep int) int {
+	total := -sep
+	for _, p := range parts {
+		total += ansi.StringWidth(p.text) + sep
+	}
+	return total
+}
+
+// shrinkParts shortens the parts of shrink 1 to upto until the line fits,
+// and reports whether it does.
+func shrinkParts(parts []headerPart, width, sep, upto int) bool {
+	const least = 12
+	total := joinedWidth(parts, sep)
+	for total > width {
+		// The widest of the first to shrink.
+		pick := -1
+		for i, p := range parts {
+			w := ansi.StringWidth(p.text)
+			if p.shrink == 0 || p.shrink > upto || w <= least {
+				continue
+			}
+			if pick < 0 || p.shrink < parts[pick].shrink || p.shrink == parts[pick].shrink && w > ansi.StringWidth(parts[pick].text) {
+				pick = i
+			}
+		}
+		if pick < 0 {
+			return false
+		}
+		w := ansi.StringWidth(parts[pick].text)
+		// Take the whole excess from it, but leave it no narrower than
+		// the next widest of its kind, so two long fields share the cut.
+		next := least
+		for i, p := range parts {
+			if i != pick && p.shrink == parts[pick].shrink {
+				next = max(next, min(ansi.StringWidth(p.text), w))
+			}
+		}
+		to := max(w-(total-width), next, least)
+		if to >= w {
+			to = w - 1
+		}
+		parts[pick].text = frames.ShortenMiddle(parts[pick].text, to)
+		total -= w - ansi.StringWidth(parts[pick].text)
+	}
+	return true
 }
 
 // second is what each side declared, or what to do in the state jig is in.
@@ -115,7 +270,12 @@ func (h *header) plainSecond() string {
 		// An agent transcript: say first what it is not.
 		return h.st.warnText.Render("⚑ "+h.record) + h.st.muted.Render(" · m marks, c compares")
 	}
-	return h.st.muted.Render("recorded frames; nothing is sent · r on a tools/call reproduces it, m marks it, c compares with the mark · T timeline")
+	long := "recorded frames; nothing is sent · r on a tools/call reproduces it, m marks it, c compares with the mark · T timeline"
+	if ansi.StringWidth(long) > h.width {
+		// Every key still named in a narrow terminal.
+		long = "recorded, nothing is sent · r reproduces · m marks · c compares · T timeline"
+	}
+	return h.st.muted.Render(long)
 }
 
 // declaredList names the capabilities jig declared, and with roots the
@@ -183,7 +343,7 @@ func capabilityList(raw json.RawMessage) []string {
 func infoDoc(info session.Info, width int) *doc {
 	var b docBuilder
 	b.line(roleHeading, "Server")
-	b.linef(rolePlain, "  %s %s", info.ServerName, info.ServerVersion)
+	b.line(rolePlain, "  "+frames.ServerLabel(info.ServerName, info.ServerVersion))
 	b.linef(rolePlain, "  target     %s (%s)", info.Target, info.Transport)
 	b.linef(rolePlain, "  protocol   %s, %s era", info.ProtocolVersion, info.Era)
 	b.line(rolePlain, "")

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
 )
 
@@ -78,7 +79,7 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func printInfo(w io.Writer, info session.Info) {
-	fmt.Fprintf(w, "%s %s · protocol %s (%s) · %s\n", info.ServerName, versionText(info.ServerVersion), info.ProtocolVersion, info.Era, info.Transport)
+	fmt.Fprintf(w, "%s · protocol %s (%s) · %s\n", frames.ServerLabel(info.ServerName, info.ServerVersion), info.ProtocolVersion, info.Era, info.Transport)
 }
 
 func printTools(w io.Writer, tools []*mcp.Tool, rawCount int) {

@@ -158,22 +158,13 @@ func (f *framesFlag) write(st *streams, log *frames.Log, info *session.Info) err
 		w = lr
 	}
 	if info != nil && info.ProtocolVersion != "" {
-		fmt.Fprintf(w, "session: %s %s · protocol %s (%s era) · %s · jig declared: %s\n",
-			info.ServerName, versionText(info.ServerVersion), info.ProtocolVersion, info.Era, info.Transport, declaredText(*info))
+		fmt.Fprintf(w, "session: %s · protocol %s (%s era) · %s · jig declared: %s\n",
+			frames.ServerLabel(info.ServerName, info.ServerVersion), info.ProtocolVersion, info.Era, info.Transport, declaredText(*info))
 		if len(info.ServerCapabilities) > 0 {
 			fmt.Fprintf(w, "server capabilities: %s\n", info.ServerCapabilities)
 		}
 	}
 	return frames.WriteText(w, log)
-}
-
-// versionText is a server's version as it said it, or that it said none
-// (serverInfo.version is required, and some servers send "").
-func versionText(v string) string {
-	if v == "" {
-		return "(no version)"
-	}
-	return v
 }
 
 func orNone(s []string) []string {
