@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/mcpjig/jig/frames/fixture"
 )
 
 // A Verdict is the outcome of one comparison of baseline and current.
@@ -308,7 +310,7 @@ func typeCounts(f *Field) map[string]int64 {
 	m := map[string]int64{}
 	for i, n := range f.Types {
 		if n > 0 {
-			m[kindNames[i]] = n
+			m[fixture.KindNames[i]] = n
 		}
 	}
 	return m

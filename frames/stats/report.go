@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/mcpjig/jig/frames/fixture"
 )
 
 // Report is a Collector's statistics as jig stats prints them.
@@ -139,7 +141,7 @@ func fieldReport(g *Group, f *Field) FieldReport {
 	}
 	for i, n := range f.Types {
 		if n > 0 {
-			r.Types[kindNames[i]] = n
+			r.Types[fixture.KindNames[i]] = n
 		}
 	}
 	if f.Items != nil {

@@ -13,15 +13,18 @@ package stats
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"hash/fnv"
 	"math"
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/fixture"
 )
 
 // Options of a Collector.
@@ -49,6 +52,10 @@ type Collector struct {
 	// resources/read …), which are not tool calls.
 	NonTool int64
 	seq     uint64
+	// walker, result and shapes are reused from one call to the next.
+	walker fixture.Walker
+	result result
+	shapes map[uint64]string
 }
 
 type groupKey struct{ tool, shape string }
@@ -58,7 +65,7 @@ func New(opts Options) *Collector {
 	if opts.MaxFields <= 0 {
 		opts.MaxFields = DefaultMaxFields
 	}
-	return &Collector{opts: opts, groups: map[groupKey]*Group{}, tools: map[string]*Group{}}
+	return &Collector{opts: opts, groups: map[groupKey]*Group{}, tools: map[string]*Group{}, shapes: map[uint64]string{}}
 }
 
 // A Group is the statistics of one tool's calls with one argument shape
@@ -102,6 +109,7 @@ type Group struct {
 	maxFields int
 	call      int64
 	seed      uint64
+	obs       observer // reused by observe
 }
 
 func newGroup(tool, shape string, maxFields int, seed uint64) *Group {
@@ -119,7 +127,7 @@ type Field struct {
 	// Present counts the results in which the path occurred.
 	Present int64 `json:"present"`
 	// Types counts the values by JSON type.
-	Types [kindCount]int64 `json:"-"`
+	Types [fixture.KindCount]int64 `json:"-"`
 	// Numbers are its numeric values; Items its arrays' lengths.
 	Numbers *Metric `json:"-"`
 	Items   *Metric `json:"-"`
@@ -144,7 +152,7 @@ const MaxCategories = 64
 
 // TypeCount is the count of values of the named JSON type.
 func (f *Field) TypeCount(name string) int64 {
-	for i, n := range kindNames {
+	for i, n := range fixture.KindNames {
 		if n == name {
 			return f.Types[i]
 		}
@@ -250,40 +258,59 @@ func (c *Collector) Tool(name string) *Group { return c.tools[name] }
 // Group returns the group of a tool and shape, or nil.
 func (c *Collector) Group(tool, shape string) *Group { return c.groups[groupKey{tool, shape}] }
 
-// request is what a tools/call request says.
-type request struct {
-	Params struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	} `json:"params"`
+// toolCall is the tool a tools/call request names and its arguments.
+func toolCall(raw []byte) (name string, args []byte) {
+	frames.Members(raw, func(key string, val []byte) {
+		if key != "params" {
+			return
+		}
+		frames.Members(val, func(key string, val []byte) {
+			switch key {
+			case "name":
+				name = jsonString(val)
+			case "arguments":
+				args = val
+			}
+		})
+	})
+	return name, args
+}
+
+// jsonString is the value of a JSON string literal ("" when it is none).
+func jsonString(lit []byte) string {
+	if len(lit) >= 2 && lit[0] == '"' && lit[len(lit)-1] == '"' && bytes.IndexByte(lit, '\\') < 0 {
+		return string(lit[1 : len(lit)-1])
+	}
+	var s string
+	_ = json.Unmarshal(lit, &s)
+	return s
 }
 
 func (c *Collector) call(s *Feed, req, resp *frames.Frame) {
-	var r request
-	_ = json.Unmarshal(req.Raw, &r)
+	name, args := toolCall(req.Raw)
 	shape := "*"
 	if !c.opts.NoShapes {
-		shape = Shape(r.Params.Arguments)
+		shape = c.shape(args)
 	}
-	g := c.group(r.Params.Name, shape)
-	all := c.tools[r.Params.Name]
+	g := c.group(name, shape)
+	all := c.tools[name]
 	if all == nil {
 		c.seq += 16
-		all = newGroup(r.Params.Name, "*", 0, c.seq)
-		c.tools[r.Params.Name] = all
+		all = newGroup(name, "*", 0, c.seq)
+		c.tools[name] = all
 	}
-	for _, x := range []*Group{g, all} {
+	for _, x := range [2]*Group{g, all} {
 		x.Calls++
-		x.ArgsSize.Add(float64(len(r.Params.Arguments)))
+		x.ArgsSize.Add(float64(len(args)))
 		x.Size.Add(float64(resp.Size()))
 		if !resp.Time.IsZero() && !req.Time.IsZero() {
 			x.Latency.Add(float64(resp.Time.Sub(req.Time).Microseconds()) / 1000)
 		}
-		x.Schemas[s.defs[r.Params.Name]]++
+		x.Schemas[s.defs[name]]++
 	}
 	switch {
 	case resp.Kind == frames.KindError:
-		for _, x := range []*Group{g, all} {
+		for _, x := range [2]*Group{g, all} {
 			x.RPCErrors++
 			x.ErrorCodes[resp.Code]++
 		}
@@ -293,11 +320,15 @@ func (c *Collector) call(s *Feed, req, resp *frames.Frame) {
 		all.Unusable++
 		return
 	}
+	r := c.members(resp.Raw)
 	switch {
-	case isToolError(resp.Raw):
+	case r == nil:
+		g.Unusable++
+		all.Unusable++
+	case r.isError:
 		g.ToolErrors++
 		all.ToolErrors++
-	case g.observe(resp.Raw, digest(r.Params.Arguments), resp.Time):
+	case g.observe(&c.walker, r, digest(args), resp.Time):
 		g.Results++
 		all.Results++
 	default:
@@ -306,76 +337,60 @@ func (c *Collector) call(s *Feed, req, resp *frames.Frame) {
 	}
 }
 
-// isToolError reports whether a result says isError: true.
-func isToolError(raw []byte) bool {
-	if !bytes.Contains(raw, []byte(`"isError"`)) {
-		return false
-	}
-	_, isErr, _ := resultOf(raw)
-	return isErr
+// A result is the members of a response's result, as raw JSON.
+type result struct {
+	keys          []byte // the keys, one after the other, each ending at ends[i]
+	ends          []int
+	vals          [][]byte
+	isError, isSC bool // isError: true; a structuredContent that is not null
 }
 
-// resultOf finds a response's result and whether it reports isError,
-// reading only the top-level keys of each.
-func resultOf(raw []byte) (result []byte, isErr, ok bool) {
-	eachKey(raw, func(key, val []byte) {
-		if string(key) == "result" {
-			result = val
-		}
-	})
-	if len(result) == 0 || result[0] != '{' {
-		return nil, false, false
+func (r *result) key(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = r.ends[i-1]
 	}
-	if bytes.Contains(result, []byte(`"isError"`)) {
-		eachKey(result, func(key, val []byte) {
-			if string(key) == "isError" && string(val) == "true" {
-				isErr = true
-			}
-		})
-	}
-	return result, isErr, true
+	return r.keys[start:r.ends[i]]
 }
 
-// eachKey hands each top-level member of a JSON object to fn, its value
-// as raw JSON, without decoding it.
-func eachKey(doc []byte, fn func(key, val []byte)) {
-	w := walker{data: doc}
-	w.ws()
-	if w.i >= len(doc) || doc[w.i] != '{' {
-		return
+// members reads the top-level members of a response's result (into a
+// buffer the Collector reuses), or nil when the result is no object.
+func (c *Collector) members(raw []byte) *result {
+	r := &c.result
+	r.keys, r.ends, r.vals, r.isError, r.isSC = r.keys[:0], r.ends[:0], r.vals[:0], false, false
+	if !fixture.MembersAt(raw, "result", func(key, val []byte) {
+		switch string(key) {
+		case "isError":
+			r.isError = string(val) == "true"
+		case "structuredContent":
+			r.isSC = string(val) != "null"
+		}
+		r.keys = append(r.keys, key...)
+		r.ends = append(r.ends, len(r.keys))
+		r.vals = append(r.vals, val)
+	}) {
+		return nil
 	}
-	w.i++
-	for {
-		w.ws()
-		if w.i >= len(doc) || doc[w.i] == '}' {
-			return
-		}
-		if doc[w.i] == ',' {
-			w.i++
-			w.ws()
-		}
-		if w.i >= len(doc) || doc[w.i] != '"' {
-			return
-		}
-		key, ok := w.str()
-		if !ok {
-			return
-		}
-		key = bytes.Clone(key)
-		w.ws()
-		if w.i >= len(doc) || doc[w.i] != ':' {
-			return
-		}
-		w.i++
-		w.ws()
-		start := w.i
-		w.skipValue()
-		if w.bad || w.i <= start {
-			return
-		}
-		fn(key, doc[start:w.i])
-	}
+	return r
 }
+
+// shape is Shape, remembered for the arguments last seen: traffic repeats
+// its arguments' spelling far more than it varies it.
+func (c *Collector) shape(args []byte) string {
+	h := digest(args)
+	if sh, ok := c.shapes[h]; ok {
+		return sh
+	}
+	sh := Shape(args)
+	if len(c.shapes) >= maxShapes {
+		clear(c.shapes)
+	}
+	c.shapes[h] = sh
+	return sh
+}
+
+// maxShapes bounds the arguments whose shape a Collector remembers.
+const maxShapes = 1 << 14
 
 // Shape is the argument shape of a call: its argument names, sorted, with
 // the value of each boolean and the power-of-two bucket of each number
@@ -383,9 +398,8 @@ func eachKey(doc []byte, fn func(key, val []byte)) {
 // are grouped apart. Strings are left out: they are what varies.
 func Shape(args []byte) string {
 	var sh shaper
-	w := walker{data: args, v: &sh}
-	w.value()
-	if w.bad || len(sh.parts) == 0 {
+	var w fixture.Walker
+	if !w.Walk(args, nil, &sh) || len(sh.parts) == 0 {
 		return "(no arguments)"
 	}
 	sort.Strings(sh.parts)
@@ -394,15 +408,15 @@ func Shape(args []byte) string {
 
 type shaper struct{ parts []string }
 
-func (s *shaper) visit(path []byte, k kind, b bool, x float64, _ []byte, _ int) {
+func (s *shaper) Visit(path []byte, k fixture.Kind, b bool, x float64, _ []byte, _ int) {
 	if len(path) < 2 || bytes.IndexByte(path[1:], '/') >= 0 {
 		return // only top-level arguments
 	}
 	name := string(path[1:])
 	switch k {
-	case kBool:
+	case fixture.KindBool:
 		name += ":" + strconv.FormatBool(b)
-	case kNumber:
+	case fixture.KindNumber:
 		name += ":" + bucket(x)
 	}
 	s.parts = append(s.parts, name)
@@ -423,35 +437,30 @@ func bucket(x float64) string {
 	return strconv.FormatFloat(lo, 'f', -1, 64) + "-" + strconv.FormatFloat(2*lo-1, 'f', -1, 64)
 }
 
-func digest(b []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(b)
-	return h.Sum64()
-}
-
-var resultPrefix = []byte("/result")
+func digest(b []byte) uint64 { return mix(hashSeed, b) }
 
 // maxAnswers bounds the answers a group remembers for its repeat counts.
 const maxAnswers = 1 << 16
 
-// observe walks one response's result into the group's fields, in one
-// pass over the response: paths are relative to the result.
-func (g *Group) observe(resp []byte, args uint64, at time.Time) bool {
+// observe walks one result's members into the group's fields: paths are
+// relative to the result. Its _meta and resultType are the protocol's, not
+// the tool's answer, and content is the same data again when there is
+// structuredContent.
+func (g *Group) observe(w *fixture.Walker, r *result, args uint64, at time.Time) bool {
 	g.call++
-	o := observer{g: g, at: at, masked: fnvOffset}
-	hasSC := bytes.Contains(resp, []byte(`"structuredContent"`))
-	w := walker{data: resp, v: &o, skip: func(depth int, key []byte) bool {
-		switch depth {
-		case 1:
-			return string(key) != "result"
-		case 2:
-			return string(key) == "_meta" || string(key) == "resultType" || hasSC && string(key) == "content"
+	o := &g.obs
+	*o = observer{g: g, at: at, masked: hashSeed, exact: hashSeed, key: o.key[:0], num: o.num[:0]}
+	w.Text = !r.isSC
+	for i := range r.vals {
+		key := r.key(i)
+		if string(key) == "_meta" || string(key) == "resultType" || r.isSC && string(key) == "content" {
+			continue
 		}
-		return false
-	}}
-	w.value()
-	if w.bad || !o.object {
-		return false
+		o.key = fixture.AppendPointerToken(append(o.key[:0], '/'), key)
+		o.exact = mix(mix(o.exact, o.key), r.vals[i])
+		if !w.Walk(r.vals[i], o.key, o) {
+			return false
+		}
 	}
 	if o.arrays > 0 && o.items == 0 {
 		// An empty list is the same answer to many questions without any
@@ -468,28 +477,32 @@ func (g *Group) observe(resp []byte, args uint64, at time.Time) bool {
 	} else if !ok {
 		g.answers[o.masked] = args
 	}
-	e := o.exact
-	if _, ok := g.exact[e]; ok {
+	if _, ok := g.exact[o.exact]; ok {
 		g.IdenticalBytes++
 	} else {
-		g.exact[e] = struct{}{}
+		g.exact[o.exact] = struct{}{}
 	}
 	return true
 }
 
-// FNV-1a, inline: the digests of every value of a million results.
-const (
-	fnvOffset uint64 = 14695981039346656037
-	fnvPrime  uint64 = 1099511628211
-)
-
-func fnvAdd(h uint64, b []byte) uint64 {
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= fnvPrime
+// mix folds b into the digest h, eight bytes at a time: the digests of
+// every value of a million results. It is no cryptographic hash; two
+// answers that differ collide with a chance of about 2⁻⁶⁴.
+func mix(h uint64, b []byte) uint64 {
+	const m = 0x9e3779b97f4a7c15
+	for len(b) >= 8 {
+		h = bits.RotateLeft64((h^binary.LittleEndian.Uint64(b))*m, 29)
+		b = b[8:]
 	}
-	return h
+	var t uint64
+	for i, c := range b {
+		t |= uint64(c) << (8 * i)
+	}
+	h = (h ^ t ^ uint64(len(b))<<59) * m
+	return h ^ h>>31
 }
+
+const hashSeed uint64 = 14695981039346656037
 
 type observer struct {
 	g             *Group
@@ -498,19 +511,16 @@ type observer struct {
 	// masked digests the answer with times and UUIDs masked; exact the
 	// answer as it is.
 	masked, exact uint64
-	num           []byte
-	object        bool // the result was an object
+	key, num      []byte
 }
 
-func (o *observer) visit(path []byte, k kind, b bool, x float64, s []byte, n int) {
-	path, ok := bytes.CutPrefix(path, resultPrefix)
-	switch {
-	case !ok:
-		return // the response's envelope
-	case len(path) == 0:
-		o.object = k == kObject
-		return // the result itself
-	}
+var (
+	maskTrue  = []byte{1}
+	maskFalse = []byte{0}
+	maskTime  = []byte{'~'}
+)
+
+func (o *observer) Visit(path []byte, k fixture.Kind, b bool, x float64, s []byte, n int) {
 	g := o.g
 	f := g.Fields[string(path)]
 	if f == nil {
@@ -528,41 +538,36 @@ func (o *observer) visit(path []byte, k kind, b bool, x float64, s []byte, n int
 		f.Present++
 	}
 	f.Types[k]++
-	o.masked = fnvAdd(o.masked, path)
-	o.exact = fnvAdd(o.exact, path)
-	o.exact = fnvAdd(o.exact, []byte{byte(k)})
+	o.masked = mix(o.masked, path)
 	switch k {
-	case kBool:
+	case fixture.KindBool:
 		if b {
 			f.True++
-			o.masked = fnvAdd(o.masked, []byte{1})
+			o.masked = mix(o.masked, maskTrue)
 		} else {
 			f.False++
-			o.masked = fnvAdd(o.masked, []byte{0})
+			o.masked = mix(o.masked, maskFalse)
 		}
-		o.exact = o.masked
-	case kNumber:
+	case fixture.KindNumber:
 		if f.Numbers == nil {
 			f.Numbers = newMetric(g.seed ^ digest(path))
 		}
 		f.Numbers.Add(x)
-		o.num = strconv.AppendFloat(o.num[:0], x, 'g', -1, 64)
-		o.masked = fnvAdd(o.masked, o.num)
-		o.exact = fnvAdd(o.exact, o.num)
-	case kArray:
+		o.num = binary.LittleEndian.AppendUint64(o.num[:0], math.Float64bits(x))
+		o.masked = mix(o.masked, o.num)
+	case fixture.KindArray:
 		o.arrays++
 		o.items += n
 		if f.Items == nil {
 			f.Items = newMetric(g.seed ^ digest(path) ^ 1)
 		}
 		f.Items.Add(float64(n))
-	case kString:
-		o.exact = fnvAdd(o.exact, s)
+	case fixture.KindString:
 		if volatile(s) {
-			o.masked = fnvAdd(o.masked, []byte{'~'})
+			o.masked = mix(o.masked, maskTime)
 			o.age(f, s)
 		} else {
-			o.masked = fnvAdd(o.masked, s)
+			o.masked = mix(o.masked, s)
 		}
 		f.addString(s)
 	}

@@ -10,68 +10,21 @@ import (
 	"github.com/mcpjig/jig/frames"
 )
 
-type recorder struct{ got []string }
-
-func (r *recorder) visit(path []byte, k kind, b bool, x float64, s []byte, n int) {
-	v := ""
-	switch k {
-	case kString:
-		v = fmt.Sprintf("%q", s)
-	case kNumber:
-		v = fmt.Sprint(x)
-	case kBool:
-		v = fmt.Sprint(b)
-	case kArray:
-		v = fmt.Sprintf("[%d]", n)
+// TestResultMembers: a result's members are found past a text that holds
+// quotes and braces; isError and a structuredContent that is not null are
+// noted; a result that is no object is none.
+func TestResultMembers(t *testing.T) {
+	c := New(Options{})
+	r := c.members([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a \"} b"}],"isError":true}}`))
+	if r == nil || !r.isError || r.isSC || string(r.keys) != "contentisError" || len(r.ends) != 2 {
+		t.Errorf("members = %+v", r)
 	}
-	r.got = append(r.got, string(path)+" "+kindNames[k]+" "+v)
-}
-
-// TestWalker: every value with its generalised path, escapes decoded, JSON
-// in a text block walked under "#", skipped keys skipped without decoding.
-func TestWalker(t *testing.T) {
-	doc := `{"content":[{"type":"text","text":"{\"a\":[1,2],\"q\":\"x\\\"y\"}"}],"s~/k":"\u00e9\ud83d\ude00","n":-1.5e2,"t":true,"z":null,"_meta":{"skip":"me \" too"}}`
-	var r recorder
-	w := walker{data: []byte(doc), v: &r, skip: func(d int, k []byte) bool { return d == 1 && string(k) == "_meta" }}
-	w.value()
-	if w.bad {
-		t.Fatal("walker found the document bad")
+	r = c.members([]byte(`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":null,"isError":false}}`))
+	if r == nil || r.isError || r.isSC {
+		t.Errorf("members = %+v", r)
 	}
-	want := []string{
-		`/content/*/type string "text"`,
-		`/content/*/text string "{\"a\":[1,2],\"q\":\"x\\\"y\"}"`,
-		`/content/*/text#/a/* number 1`,
-		`/content/*/text#/a/* number 2`,
-		`/content/*/text#/a array [2]`,
-		`/content/*/text#/q string "x\"y"`,
-		`/content/*/text# object `,
-		`/content/* object `,
-		`/content array [1]`,
-		`/s~0~1k string "é😀"`,
-		`/n number -150`,
-		`/t boolean true`,
-		`/z null `,
-		` object `,
-	}
-	if strings.Join(r.got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("visits:\n%s\nwant:\n%s", strings.Join(r.got, "\n"), strings.Join(want, "\n"))
-	}
-	for _, bad := range []string{`{"a":}`, `{"a":[1,}`, `{"a":"unterminated}`, `[1 2]`, strings.Repeat("[", 300) + strings.Repeat("]", 300)} {
-		w := walker{data: []byte(bad), v: &recorder{}}
-		w.value()
-		if !w.bad {
-			t.Errorf("walker accepted %q", bad)
-		}
-	}
-}
-
-func TestResultOf(t *testing.T) {
-	res, isErr, ok := resultOf([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a \"} b"}],"isError":true}}`))
-	if !ok || !isErr || !strings.HasSuffix(string(res), `"isError":true}`) {
-		t.Errorf("resultOf = %s, %v, %v", res, isErr, ok)
-	}
-	if _, _, ok := resultOf([]byte(`{"jsonrpc":"2.0","id":1,"result":[1]}`)); ok {
-		t.Error("a result that is no object was taken")
+	if r := c.members([]byte(`{"jsonrpc":"2.0","id":1,"result":[1]}`)); r != nil {
+		t.Errorf("a result that is no object was taken: %+v", r)
 	}
 }
 
