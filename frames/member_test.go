@@ -1,6 +1,9 @@
 package frames
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSetMember(t *testing.T) {
 	for _, c := range []struct {
@@ -23,6 +26,30 @@ func TestSetMember(t *testing.T) {
 		got, ok := SetMember([]byte(c.raw), []byte(c.value), c.path...)
 		if string(got) != c.want || ok != c.ok {
 			t.Errorf("SetMember(%s, %s, %v) = %s, %v; want %s, %v", c.raw, c.value, c.path, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestElements(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+		ok   bool
+	}{
+		{`[]`, nil, true},
+		{` [ 1 , "a,]" , {"x":[1,2]} ,null] `, []string{`1`, `"a,]"`, `{"x":[1,2]}`, `null`}, true},
+		{`[{"a":"\"]"}]`, []string{`{"a":"\"]"}`}, true},
+		{`{"a":1}`, nil, false},
+		{`[1,`, nil, false},
+		{`[1 2]`, nil, false},
+	} {
+		spans, ok := Elements([]byte(c.in))
+		var got []string
+		for _, s := range spans {
+			got = append(got, string(s))
+		}
+		if ok != c.ok || strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("Elements(%s) = %q %v, want %q %v", c.in, got, ok, c.want, c.ok)
 		}
 	}
 }
