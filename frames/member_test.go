@@ -42,6 +42,8 @@ func TestElements(t *testing.T) {
 		{`{"a":1}`, nil, false},
 		{`[1,`, nil, false},
 		{`[1 2]`, nil, false},
+		{`["\x"]`, nil, false},
+		{`[1] x`, nil, false},
 	} {
 		spans, ok := Elements([]byte(c.in))
 		var got []string
@@ -51,5 +53,41 @@ func TestElements(t *testing.T) {
 		if ok != c.ok || strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("Elements(%s) = %q %v, want %q %v", c.in, got, ok, c.want, c.ok)
 		}
+	}
+}
+
+func TestFields(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{`{}`, "", true},
+		{` {"a" : 1, "b\u0031":{"c":[1,"}"]}, "a":null} `, `a=1|b1={"c":[1,"}"]}|a=null`, true},
+		{`{"a":1,}`, "a=1", false},
+		{`{"a":tru}`, "", false},
+		{`[1]`, "", false},
+	} {
+		var got []string
+		ok := Fields([]byte(c.in), func(k string, v []byte) { got = append(got, k+"="+string(v)) })
+		if ok != c.ok || strings.Join(got, "|") != c.want {
+			t.Errorf("Fields(%s) = %q %v, want %q %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestArrayMember(t *testing.T) {
+	in := `{"a":{"x":[1]}, "list" : [ {"k":"]"}, 2 ] ,"z":"last"}`
+	start, end, elems, ok := ArrayMember([]byte(in), "list")
+	if !ok || in[start:end] != `[ {"k":"]"}, 2 ]` || len(elems) != 2 || string(elems[0]) != `{"k":"]"}` || string(elems[1]) != "2" {
+		t.Fatalf("ArrayMember = %d %d %q %v", start, end, elems, ok)
+	}
+	for _, bad := range []string{`{"list":1}`, `{"a":1}`, `{"list":[1],"z":tru}`, `{"list":[1,]}`, `{"list":[]`} {
+		if _, _, _, ok := ArrayMember([]byte(bad), "list"); ok {
+			t.Errorf("ArrayMember(%s) ok", bad)
+		}
+	}
+	if _, _, elems, ok := ArrayMember([]byte(`{"list":[]}`), "list"); !ok || len(elems) != 0 {
+		t.Errorf("an empty list: %q %v", elems, ok)
 	}
 }

@@ -10,12 +10,18 @@ import "encoding/binary"
 // on an explicit stack, so a hostile frame nested a million deep costs a
 // million bytes, not a million stack frames.
 func validJSON(b []byte) bool {
+	end, ok := validValue(b, skipBlanks(b, 0))
+	return ok && skipBlanks(b, end) == len(b)
+}
+
+// validValue returns the index just past the JSON value that starts at
+// b[i], checked as validJSON checks it.
+func validValue(b []byte, i int) (int, bool) {
 	var stack []byte // the open containers, '{' or '['
-	i := skipBlanks(b, 0)
 	for {
 		// A value starts at i.
 		if i >= len(b) {
-			return false
+			return 0, false
 		}
 		switch c := b[i]; {
 		case c == '{' || c == '[':
@@ -28,46 +34,46 @@ func validJSON(b []byte) bool {
 			if c == '{' {
 				var ok bool
 				if i, ok = objectKey(b, i); !ok {
-					return false
+					return 0, false
 				}
 			}
 			continue
 		case c == '"':
 			var ok bool
 			if i, ok = validString(b, i); !ok {
-				return false
+				return 0, false
 			}
 		case c == '-' || '0' <= c && c <= '9':
 			var ok bool
 			if i, ok = validNumber(b, i); !ok {
-				return false
+				return 0, false
 			}
 		case c == 't':
 			if !hasAt(b, i, "true") {
-				return false
+				return 0, false
 			}
 			i += 4
 		case c == 'f':
 			if !hasAt(b, i, "false") {
-				return false
+				return 0, false
 			}
 			i += 5
 		case c == 'n':
 			if !hasAt(b, i, "null") {
-				return false
+				return 0, false
 			}
 			i += 4
 		default:
-			return false
+			return 0, false
 		}
 		// A value ended at i: close containers, or find the next value.
 		for {
-			i = skipBlanks(b, i)
 			if len(stack) == 0 {
-				return i == len(b)
+				return i, true
 			}
+			i = skipBlanks(b, i)
 			if i >= len(b) {
-				return false
+				return 0, false
 			}
 			top := stack[len(stack)-1]
 			if b[i] == top+2 {
@@ -76,13 +82,13 @@ func validJSON(b []byte) bool {
 				continue
 			}
 			if b[i] != ',' {
-				return false
+				return 0, false
 			}
 			i = skipBlanks(b, i+1)
 			if top == '{' {
 				var ok bool
 				if i, ok = objectKey(b, i); !ok {
-					return false
+					return 0, false
 				}
 			}
 			break
