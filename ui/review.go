@@ -54,6 +54,7 @@ type ReviewModel struct {
 	status    string
 	statusErr bool
 	lastWhy   string // the last reason typed, offered again
+	checking  bool   // the fixture files are being read and checked
 	confirmed bool
 	quitting  bool
 }
@@ -95,6 +96,7 @@ func NewReview(cfg ReviewConfig) *ReviewModel {
 	m.items = &reviewItemsPane{m: m}
 	m.detail = &reviewDetailPane{m: m}
 	m.items.setFocus(true)
+	m.checking = !m.rv.Checked()
 	return m
 }
 
@@ -102,8 +104,41 @@ func NewReview(cfg ReviewConfig) *ReviewModel {
 // may they be written.
 func (m *ReviewModel) Confirmed() bool { return m.confirmed }
 
-// Init asks for the background colour.
-func (m *ReviewModel) Init() tea.Cmd { return tea.RequestBackgroundColor }
+// Init asks for the background colour and, when the review was opened
+// without reading its fixture files (fixture.ReviewOptions.Defer), has them
+// read and checked off the UI goroutine: the first screen does not wait.
+func (m *ReviewModel) Init() tea.Cmd {
+	if m.rv.Checked() {
+		return tea.RequestBackgroundColor
+	}
+	rv := m.rv
+	return tea.Batch(tea.RequestBackgroundColor, func() tea.Msg { return reviewFilesMsg{rv.ReadFiles()} })
+}
+
+// reviewFilesMsg carries the fixture files read and checked.
+type reviewFilesMsg struct{ checks *fixture.FileChecks }
+
+// filesChecked applies the files' checks: the items are built again (the
+// decisions kept), the selection stays on its item.
+func (m *ReviewModel) filesChecked(fc *fixture.FileChecks) {
+	key := ""
+	if it := m.items.selected(); it != nil {
+		key = it.Key
+	}
+	m.rv.ApplyFiles(fc)
+	m.checking = false
+	m.items.rows = nil
+	m.items.moveTo(0)
+	for i, it := range m.rv.Items {
+		if it.Key == key {
+			m.items.moveTo(i)
+			break
+		}
+	}
+	if n := len(m.rv.Problems); n > 0 && m.status == "" {
+		m.say(fmt.Sprintf("%d fixture%s changed since the report: refused, listed at the end", n, plural(n)), true)
+	}
+}
 
 // Update routes a message: a key to the open dialog or to the app's and the
 // focused pane's actions.
@@ -111,6 +146,8 @@ func (m *ReviewModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
+	case reviewFilesMsg:
+		m.filesChecked(msg.checks)
 	case tea.BackgroundColorMsg:
 		*m.st = *newStyles(msg.IsDark())
 		m.help.Styles = help.DefaultStyles(msg.IsDark())
@@ -308,6 +345,9 @@ func (m *ReviewModel) header() string {
 	h := m.st.title.Render("jig review") + " · " + m.cfg.Source + fmt.Sprintf(" · %d item%s, %d decided", n, plural(n), decided)
 	if p := len(m.rv.Problems); p > 0 {
 		h += " · " + m.st.warnText.Render(fmt.Sprintf("%d fixture%s refused", p, plural(p)))
+	}
+	if m.checking {
+		h += " · " + m.st.muted.Render("checking the fixture files…")
 	}
 	return h
 }

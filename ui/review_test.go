@@ -257,3 +257,65 @@ func (p probe) keep(content string) {
 	*p.last = ansi.Strip(content)
 	p.mu.Unlock()
 }
+
+// Opened without reading its fixture files (as jig review's TUI opens), the
+// review draws its first screen from the report alone and checks the files
+// from Init, off the UI goroutine: a fixture edited since the report is
+// then refused, and a decision made meanwhile is kept.
+func TestReviewChecksFilesAfterFirstScreen(t *testing.T) {
+	dir := t.TempDir()
+	reviewFixtures(t, dir)
+	doc := replayDir(t, dir)
+	globex := filepath.Join(dir, "search-globex.json")
+	f, err := fixture.Load(globex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Note = "edited after the report"
+	if err := f.Save(globex); err != nil {
+		t.Fatal(err)
+	}
+	rv := fixture.NewReview([]*fixture.ReportDoc{doc}, fixture.ReviewOptions{By: "Ana", Now: reviewAt, Defer: true})
+	m := NewReview(ReviewConfig{Review: rv, Source: "drift.json"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 35})
+	first := ansi.Strip(m.View().Content)
+	if !strings.Contains(first, "checking the fixture files…") || strings.Contains(first, "refused") {
+		t.Fatalf("first screen:\n%s", first)
+	}
+	acme, err := rv.Find("search-acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rv.Decide(acme, fixture.ActionReject, ""); err != nil {
+		t.Fatal(err)
+	}
+	var checked tea.Msg
+	batch, ok := m.Init()().(tea.BatchMsg)
+	if !ok {
+		t.Fatal("Init does not read the files")
+	}
+	for _, c := range batch {
+		if msg, ok := c().(reviewFilesMsg); ok {
+			checked = msg
+		}
+	}
+	if checked == nil {
+		t.Fatal("no reviewFilesMsg from Init")
+	}
+	m.Update(checked)
+	after := ansi.Strip(m.View().Content)
+	if strings.Contains(after, "checking the fixture files") || !strings.Contains(after, "1 fixture refused") ||
+		!strings.Contains(after, "1 fixture changed since the report") {
+		t.Fatalf("after the check:\n%s", after)
+	}
+	g, err := rv.Find("search-globex")
+	if err != nil || g.Kind != fixture.ItemRefused {
+		t.Fatalf("search-globex: %+v %v", g, err)
+	}
+	if a, _ := rv.Find("search-acme"); a.Status() != "rejected" {
+		t.Errorf("the decision made before the check: %s", a.Status())
+	}
+	if !rv.Checked() || len(rv.Problems) != 1 || !strings.Contains(rv.Problems[0], "search-globex.json") {
+		t.Errorf("problems: %v", rv.Problems)
+	}
+}

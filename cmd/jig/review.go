@@ -133,18 +133,29 @@ func runReview(ctx context.Context, o *reviewOptions, st *streams) error {
 	if err != nil {
 		return err
 	}
-	rv := fixture.NewReview(docs, fixture.ReviewOptions{Redactor: red, By: reviewer(), Now: time.Now})
-	for _, p := range rv.Problems {
-		fmt.Fprintf(st.err, "jig: %s\n", red.Text(p))
+	// The TUI checks the fixture files while its first screen is up.
+	tui := !o.decided() && !o.json && isTerminal(st)
+	rv := fixture.NewReview(docs, fixture.ReviewOptions{Redactor: red, By: reviewer(), Now: time.Now, Defer: tui})
+	problems := func() {
+		if !rv.Checked() {
+			rv.ApplyFiles(rv.ReadFiles())
+		}
+		for _, p := range rv.Problems {
+			fmt.Fprintf(st.err, "jig: %s\n", red.Text(p))
+		}
+		if len(rv.Problems) > 0 {
+			code.add(exitUsage)
+		}
 	}
-	if len(rv.Problems) > 0 {
-		code.add(exitUsage)
+	if !tui {
+		problems()
 	}
 	if in := interruption(ctx); in != nil {
 		return in
 	}
-	if !o.decided() && !o.json && isTerminal(st) {
+	if tui {
 		confirmed, err := runReviewTUI(ctx, rv, red, st, strings.Join(o.paths, " "))
+		problems()
 		if err != nil {
 			return err
 		}
@@ -408,8 +419,8 @@ func ruleStep(rv *fixture.Review, it *fixture.Item, pointer string) int {
 			return h.Step
 		}
 	}
-	if e := rv.Entry(it); e != nil && len(e.Steps) > 0 {
-		return len(e.Steps) - 1
+	if e := rv.Entry(it); e != nil && len(e.StepResults()) > 0 {
+		return len(e.StepResults()) - 1
 	}
 	return 0
 }
