@@ -4,13 +4,22 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"syscall"
 )
 
 // liveInGroup counts the processes of process group pgid that have not
 // exited. Zombies do not count: an orphan's zombie waits for init to reap
 // it, and some inits (containers, microVMs) never do. kill(-pgid, 0) would
 // see them, so /proc is read instead.
+//
+// kill(-pgid, 0) is asked first: when the group has no process at all, not
+// even a zombie (the usual end: the server exited and jig reaped it), there
+// is nothing to count, and reading every /proc/PID/stat on the machine cost
+// ~0.5 ms of each run.
 func liveInGroup(pgid int) int {
+	if syscall.Kill(-pgid, 0) == syscall.ESRCH {
+		return 0
+	}
 	d, err := os.Open("/proc")
 	if err != nil {
 		return killProbe(pgid)
