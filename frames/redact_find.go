@@ -1,9 +1,6 @@
 package frames
 
-import (
-	"bytes"
-	"regexp"
-)
+import "bytes"
 
 // The token rules' regular expressions are unanchored, and Go's regexp
 // runs an unanchored search over the whole frame: over a 9 KB tools/list
@@ -26,11 +23,11 @@ const maxMisses = 32
 // its rule could start, or -1. lower is b with ASCII letters lower-cased.
 type startFinder func(b, lower []byte, from int) int
 
-// findAll is tr.re.FindAllSubmatchIndex(b, -1), computed from the rule's
+// findAll is tr.re().FindAllSubmatchIndex(b, -1), computed from the rule's
 // candidate starts. lower is made when the rule needs it.
 func (tr *tokenRule) findAll(b []byte, lower *[]byte) [][]int {
 	if tr.start == nil {
-		return tr.re.FindAllSubmatchIndex(b, -1)
+		return tr.re().FindAllSubmatchIndex(b, -1)
 	}
 	if tr.fold && *lower == nil {
 		*lower = asciiLower(b)
@@ -44,10 +41,10 @@ func (tr *tokenRule) findAll(b []byte, lower *[]byte) [][]int {
 			break
 		}
 		rd.Reset(b[s:])
-		loc := tr.anchored.FindReaderSubmatchIndex(&rd)
+		loc := tr.anchored().FindReaderSubmatchIndex(&rd)
 		if loc == nil {
 			if misses++; misses > maxMisses {
-				return tr.re.FindAllSubmatchIndex(b, -1)
+				return tr.re().FindAllSubmatchIndex(b, -1)
 			}
 			pos = s + 1
 			continue
@@ -66,7 +63,7 @@ func (tr *tokenRule) findAll(b []byte, lower *[]byte) [][]int {
 // matches reports whether tr matches b anywhere.
 func (tr *tokenRule) matches(b []byte, lower *[]byte) bool {
 	if tr.start == nil {
-		return tr.re.Match(b)
+		return tr.re().Match(b)
 	}
 	if tr.fold && *lower == nil {
 		*lower = asciiLower(b)
@@ -78,23 +75,20 @@ func (tr *tokenRule) matches(b []byte, lower *[]byte) bool {
 			return false
 		}
 		rd.Reset(b[s:])
-		if tr.anchored.MatchReader(&rd) {
+		if tr.anchored().MatchReader(&rd) {
 			return true
 		}
 		if misses >= maxMisses {
-			return tr.re.Match(b)
+			return tr.re().Match(b)
 		}
 		pos = s + 1
 	}
 	return false
 }
 
-// anchor compiles re's pattern anchored at the start of its input. A
-// leading \b or \B then holds at offset 0 whatever preceded it: the start
-// finders check the real boundary.
-func anchor(re *regexp.Regexp) *regexp.Regexp {
-	return regexp.MustCompile(`^(?:` + re.String() + `)`)
-}
+// The anchored regexp is the rule's pattern behind ^: a leading \b or \B
+// then holds at offset 0 whatever preceded it, so the start finders check
+// the real boundary.
 
 // isWordByte is regexp's \w: an ASCII letter, digit or underscore. A byte
 // of a multi-byte character is none, as the character is none.

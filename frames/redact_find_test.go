@@ -60,13 +60,13 @@ func TestTokenRuleFindIsTheRegexp(t *testing.T) {
 func checkTokenRule(t *testing.T, tr *tokenRule, b []byte) int {
 	t.Helper()
 	var lower []byte
-	want := tr.re.FindAllSubmatchIndex(b, -1)
+	want := tr.re().FindAllSubmatchIndex(b, -1)
 	got := tr.findAll(b, &lower)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("rule %s on %q:\nfindAll %v\nregexp  %v", tr.name, b, got, want)
 	}
 	lower = nil
-	if m := tr.matches(b, &lower); m != tr.re.Match(b) {
+	if m := tr.matches(b, &lower); m != tr.re().Match(b) {
 		t.Errorf("rule %s on %q: matches %v, regexp %v", tr.name, b, m, !m)
 	}
 	return len(want)
