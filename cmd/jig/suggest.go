@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -132,12 +133,14 @@ func noArgsOrCommand(cmd *cobra.Command, args []string) error {
 	return fmt.Errorf("unknown command %q for %q%s", args[0], cmd.CommandPath(), hint)
 }
 
-var unknownFlag = regexp.MustCompile(`^unknown flag: --([^\s=]+)|^unknown shorthand flag: '(.)'`)
+var unknownFlag = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^unknown flag: --([^\s=]+)|^unknown shorthand flag: '(.)'`)
+})
 
 // flagError adds the nearest flags of the command to pflag's "unknown
 // flag" error; other flag errors go as they are. Exit 2 either way.
 func flagError(cmd *cobra.Command, err error) error {
-	m := unknownFlag.FindStringSubmatch(err.Error())
+	m := unknownFlag().FindStringSubmatch(err.Error())
 	if m == nil {
 		return &session.UsageError{Err: err}
 	}
