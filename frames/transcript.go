@@ -71,6 +71,12 @@ func CreateTranscript(path string, h Header, redact *Redactor) (*TranscriptWrite
 	if err != nil {
 		return nil, fmt.Errorf("transcript %s: %w", path, err)
 	}
+	return StartTranscript(f, h, redact)
+}
+
+// StartTranscript writes the header to f, a file opened for writing, and
+// returns the writer of its records; closing the writer closes f.
+func StartTranscript(f *os.File, h Header, redact *Redactor) (*TranscriptWriter, error) {
 	tw := NewTranscriptWriter(f, redact)
 	tw.closer = f
 	if err := tw.WriteHeader(h); err != nil {

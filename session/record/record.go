@@ -78,6 +78,7 @@ func Start(opts Options) (*frames.TranscriptWriter, string, error) {
 		// A recording is evidence: never replaced by accident.
 		return nil, "", fmt.Errorf("%s already exists and jig does not overwrite a recording: choose another file, or remove it first", path)
 	}
+	var f *os.File // the file reserve created, written from its start
 	if path == "" {
 		dir := opts.Dir
 		if dir == "" {
@@ -90,7 +91,7 @@ func Start(opts Options) (*frames.TranscriptWriter, string, error) {
 			return nil, "", fmt.Errorf("recording: cannot create %s: %w (pass --record FILE or --no-record)", dir, err)
 		}
 		var err error
-		if path, err = reserve(dir, started.Format(fileTime)+"_"+fileSlug(opts.Target, opts.Label)); err != nil {
+		if f, path, err = reserve(dir, started.Format(fileTime)+"_"+fileSlug(opts.Target, opts.Label)); err != nil {
 			return nil, "", err
 		}
 	}
@@ -100,16 +101,23 @@ func Start(opts Options) (*frames.TranscriptWriter, string, error) {
 		red = frames.NewRedactor()
 	}
 	red.Add(opts.Secrets...)
-	tw, err := frames.CreateTranscript(path, h, red)
+	var tw *frames.TranscriptWriter
+	var err error
+	if f != nil {
+		tw, err = frames.StartTranscript(f, h, red)
+	} else {
+		tw, err = frames.CreateTranscript(path, h, red)
+	}
 	if err != nil {
 		return nil, "", fmt.Errorf("recording: %w", err)
 	}
 	return tw, path, nil
 }
 
-// reserve creates an empty, new file named base.jsonl (or base-2.jsonl, ...)
-// so two sessions started in the same second never share a file.
-func reserve(dir, base string) (string, error) {
+// reserve creates a new file named base.jsonl (or base-2.jsonl, ...) in dir
+// and returns it open for writing, so that concurrent sessions never share
+// a file.
+func reserve(dir, base string) (*os.File, string, error) {
 	for n := 1; n < 1000; n++ {
 		name := base + ".jsonl"
 		if n > 1 {
@@ -121,11 +129,11 @@ func reserve(dir, base string) (string, error) {
 			continue
 		}
 		if err != nil {
-			return "", fmt.Errorf("recording: %w", err)
+			return nil, "", fmt.Errorf("recording: %w", err)
 		}
-		return path, f.Close()
+		return f, path, nil
 	}
-	return "", fmt.Errorf("recording: too many sessions named %s in %s", base, dir)
+	return nil, "", fmt.Errorf("recording: too many sessions named %s in %s", base, dir)
 }
 
 // ForLog records every frame appended to log from now on (call it before the
