@@ -1,9 +1,10 @@
 package contract
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"strconv"
 	"strings"
 
@@ -142,13 +143,32 @@ func (k *Checker) learn(raw []byte) {
 
 // ToolName is the tool a tools/call request names.
 func ToolName(req []byte) string {
-	var r struct {
-		Params struct {
-			Name string `json:"name"`
-		} `json:"params"`
+	name, _ := ToolCall(req)
+	return name
+}
+
+// ToolCall is the tool a tools/call request names and its arguments (raw
+// JSON), read in one pass without decoding the arguments.
+func ToolCall(req []byte) (name string, args []byte) {
+	fixture.MembersAt(req, "params", func(key, val []byte) {
+		switch string(key) {
+		case "name":
+			name = jsonString(val)
+		case "arguments":
+			args = val
+		}
+	})
+	return name, args
+}
+
+// jsonString is the value of a JSON string literal ("" when it is none).
+func jsonString(lit []byte) string {
+	if len(lit) >= 2 && lit[0] == '"' && lit[len(lit)-1] == '"' && bytes.IndexByte(lit, '\\') < 0 {
+		return string(lit[1 : len(lit)-1])
 	}
-	_ = json.Unmarshal(req, &r)
-	return r.Params.Name
+	var s string
+	_ = json.Unmarshal(lit, &s)
+	return s
 }
 
 // Check checks one tools/call response against the contract of the tool
@@ -198,14 +218,21 @@ func (k *Checker) check(base Violation, resp *frames.Frame, rules []Rule, t *Too
 		return nil
 	}
 	var env struct{ Result json.RawMessage }
+	var res struct {
+		IsError           bool
+		StructuredContent json.RawMessage
+	}
 	if resp.Kind == frames.KindResult {
-		frames.Members(resp.Raw, func(key string, val []byte) {
-			if key == "result" {
-				env.Result = val
+		env.Result, _ = fixture.MembersAt(resp.Raw, "result", func(key, val []byte) {
+			switch string(key) {
+			case "isError":
+				res.IsError = string(val) == "true"
+			case "structuredContent":
+				res.StructuredContent = val
 			}
 		})
 	}
-	if resp.Kind != frames.KindResult || len(env.Result) == 0 || env.Result[0] != '{' {
+	if resp.Kind != frames.KindResult || len(env.Result) == 0 {
 		k.Counts.Unusable++
 		why := resp.Err
 		if why == "" {
@@ -213,18 +240,6 @@ func (k *Checker) check(base Violation, resp *frames.Frame, rules []Rule, t *Too
 		}
 		return add(nil, "", RuleResponse, nil, "no usable result: "+why, "")
 	}
-	var res struct {
-		IsError           bool
-		StructuredContent json.RawMessage
-	}
-	frames.Members(env.Result, func(key string, val []byte) {
-		switch key {
-		case "isError":
-			res.IsError = string(val) == "true"
-		case "structuredContent":
-			res.StructuredContent = val
-		}
-	})
 	hasSC := len(res.StructuredContent) > 0 && string(res.StructuredContent) != "null"
 	var out []Violation
 	if res.IsError {
@@ -297,15 +312,19 @@ func (k *Checker) schemaViolations(out []Violation, add adder, sch, inst json.Ra
 // question, a cache), and validating costs more than the rest of a check.
 const validatedMax = 4096
 
+// validatedSeed seeds the digests of validated: they live in memory only.
+var validatedSeed = maphash.MakeSeed()
+
 type validated struct {
 	vs  []schema.Violation
 	err error
 }
 
 func (k *Checker) validate(sch, inst json.RawMessage) ([]schema.Violation, error) {
-	h := fnv.New64a()
+	var h maphash.Hash
+	h.SetSeed(validatedSeed)
 	h.Write(sch)
-	h.Write([]byte{0})
+	h.WriteByte(0)
 	h.Write(inst)
 	key := h.Sum64()
 	if v, ok := k.validated[key]; ok {

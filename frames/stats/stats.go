@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/contract"
 	"github.com/mcpjig/jig/frames/fixture"
 )
 
@@ -258,36 +259,8 @@ func (c *Collector) Tool(name string) *Group { return c.tools[name] }
 // Group returns the group of a tool and shape, or nil.
 func (c *Collector) Group(tool, shape string) *Group { return c.groups[groupKey{tool, shape}] }
 
-// toolCall is the tool a tools/call request names and its arguments.
-func toolCall(raw []byte) (name string, args []byte) {
-	frames.Members(raw, func(key string, val []byte) {
-		if key != "params" {
-			return
-		}
-		frames.Members(val, func(key string, val []byte) {
-			switch key {
-			case "name":
-				name = jsonString(val)
-			case "arguments":
-				args = val
-			}
-		})
-	})
-	return name, args
-}
-
-// jsonString is the value of a JSON string literal ("" when it is none).
-func jsonString(lit []byte) string {
-	if len(lit) >= 2 && lit[0] == '"' && lit[len(lit)-1] == '"' && bytes.IndexByte(lit, '\\') < 0 {
-		return string(lit[1 : len(lit)-1])
-	}
-	var s string
-	_ = json.Unmarshal(lit, &s)
-	return s
-}
-
 func (c *Collector) call(s *Feed, req, resp *frames.Frame) {
-	name, args := toolCall(req.Raw)
+	name, args := contract.ToolCall(req.Raw)
 	shape := "*"
 	if !c.opts.NoShapes {
 		shape = c.shape(args)
@@ -358,7 +331,7 @@ func (r *result) key(i int) []byte {
 func (c *Collector) members(raw []byte) *result {
 	r := &c.result
 	r.keys, r.ends, r.vals, r.isError, r.isSC = r.keys[:0], r.ends[:0], r.vals[:0], false, false
-	if !fixture.MembersAt(raw, "result", func(key, val []byte) {
+	if _, ok := fixture.MembersAt(raw, "result", func(key, val []byte) {
 		switch string(key) {
 		case "isError":
 			r.isError = string(val) == "true"
@@ -368,7 +341,7 @@ func (c *Collector) members(raw []byte) *result {
 		r.keys = append(r.keys, key...)
 		r.ends = append(r.ends, len(r.keys))
 		r.vals = append(r.vals, val)
-	}) {
+	}); !ok {
 		return nil
 	}
 	return r
