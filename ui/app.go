@@ -42,6 +42,14 @@ type Config struct {
 	Violations func(seq int64) []string
 	// Info is the recorded handshake to show in read-only mode, if known.
 	Info *session.Info
+	// Tool, when set, is selected once the server has listed its tools,
+	// and a call of it is loaded in the editor, ready to send (jig connect
+	// --tool). A tool the server does not list is named in the status line
+	// with the nearest names it does.
+	Tool string
+	// Args are that call's arguments, exactly as given (--args); empty:
+	// the tool's template.
+	Args string
 	// Timeout bounds connecting and each call; 30s when zero.
 	Timeout time.Duration
 	// SaveDir is where bodies are written with w; the system temp directory

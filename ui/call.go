@@ -495,6 +495,31 @@ func (m *Model) chooseTool(msg chooseToolMsg) tea.Cmd {
 	return m.editor().startEditing()
 }
 
+// loadStartCall loads the call Config.Tool and Config.Args name, once:
+// the tool selected, its arguments in the editor, ready for ctrl+s.
+func (m *Model) loadStartCall() {
+	name, args := m.cfg.Tool, m.cfg.Args
+	m.cfg.Tool, m.cfg.Args = "", ""
+	t := m.tools().tool(name)
+	if t == nil {
+		next := "pick one in 1 Tools and press enter"
+		if near := frames.Similar(name, m.tools().names()); len(near) > 0 {
+			next = "did you mean " + strings.Join(near, " or ") + "?"
+		}
+		m.setFocus(paneTools)
+		m.setStatus(fmt.Sprintf("--tool %s: no such tool; %s", name, next), true)
+		return
+	}
+	from := "--args"
+	if args == "" {
+		args, from = callTemplate(t.Input), "its required arguments"
+	}
+	m.tools().selectName(t.Name)
+	m.editor().load(t.Name, t.Input, args, len(m.calls().list))
+	m.setFocus(paneEditor)
+	m.setStatus(fmt.Sprintf("--tool %s loaded with %s: ctrl+s sends it, enter edits", t.Name, from), false)
+}
+
 // sendCall sends a tools/call exactly as typed.
 func (m *Model) sendCall(msg sendCallMsg) tea.Cmd {
 	c := &call{tool: msg.tool, args: msg.args, violations: msg.violations, withProgress: msg.progress}

@@ -198,6 +198,9 @@ func (m *Model) toolsListed(msg toolsListedMsg) tea.Cmd {
 		}
 	}
 	m.resize(m.lay.width, m.lay.height)
+	if msg.reason == "connected" && m.cfg.Tool != "" {
+		m.loadStartCall()
+	}
 	if msg.reason == "connected" && m.repro.call != nil {
 		m.startReproduce()
 	}

@@ -211,6 +211,9 @@ func (p *toolsPane) selectedName() string {
 }
 
 func (p *toolsPane) selectName(name string) {
+	// The details follow the selection (after r, they showed the tool
+	// selected before).
+	defer p.syncDetail(false)
 	for i, j := range p.shown {
 		if p.tools[j].Name == name {
 			p.list.sel = i

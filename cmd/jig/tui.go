@@ -24,12 +24,35 @@ type tuiOptions struct {
 	command   []string // the server's command after --
 	secretEnv []string
 	contracts string // --contracts FILE; the tools' own outputSchema when ""
+	tool      string // --tool: the call loaded once connected
+	args      string // --args: its arguments (JSON, @FILE or -)
+}
+
+// startCall checks --tool and --args before the TUI takes the terminal:
+// bad JSON is a usage error that shows where it breaks.
+func (o *tuiOptions) startCall(st *streams) (tool, args string, err error) {
+	if o.args != "" && o.tool == "" {
+		return "", "", usageErr("--args needs --tool NAME, the tool whose call it fills in (jig connect --tool search_orders --args '{...}' -- CMD)")
+	}
+	if o.args == "" {
+		return o.tool, "", nil
+	}
+	if o.args == "-" {
+		return "", "", usageErr("--args -: the TUI reads its keys from stdin; give the JSON itself or @FILE")
+	}
+	raw, err := readArgs(o.args, st.in)
+	if err != nil {
+		return "", "", err
+	}
+	return o.tool, string(raw), nil
 }
 
 // bindTUIFlags are the flags of the commands that open the TUI on a
 // server, beside the target's.
 func bindTUIFlags(cmd *cobra.Command, o *tuiOptions) {
 	bindSecretEnv(cmd, &o.secretEnv)
+	cmd.Flags().StringVar(&o.tool, "tool", "", "once connected, select tool NAME and load a call of it in the editor, ready for ctrl+s")
+	cmd.Flags().StringVar(&o.args, "args", "", "the --tool call's arguments: JSON or @FILE, loaded exactly as given (default: its required arguments)")
 	cmd.Flags().StringVar(&o.contracts, "contracts", "", "hold each tools/call response to a contracts file (see jig check); violating frames are marked ✗ (default: each tool's own outputSchema)")
 }
 
@@ -70,6 +93,9 @@ func newConnectCmd(st *streams, runF runFunc[tuiOptions]) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "connect [flags] [-- command args...]",
 		Short: "Open the TUI on any server",
+		Example: `  jig connect -- node server.js
+  jig connect --url http://127.0.0.1:3001/mcp
+  jig connect --tool search_orders --args '{"customer":"Acme Corp","since":"last month"}' -- node server.js`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.command = args
 			return runF(cmd.Context(), o, st)
@@ -137,6 +163,10 @@ func promptInputs(st *streams, t *session.Target) error {
 // ending the program. The TUI draws on stderr, keeping stdout for machine
 // output; the session is closed after the program returns.
 func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
+	tool, args, err := o.startCall(st)
+	if err != nil {
+		return err
+	}
 	opts, err := o.target.options(o.command)
 	if err != nil {
 		return err
@@ -159,7 +189,7 @@ func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
 		return err
 	}
 	defer stopChecks()
-	m := ui.New(ui.Config{Options: &opts, Timeout: o.target.timeout, Redact: red, Violations: marks.Of})
+	m := ui.New(ui.Config{Options: &opts, Timeout: o.target.timeout, Redact: red, Violations: marks.Of, Tool: tool, Args: args})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
 	_, runErr := p.Run()
 	closeErr := m.Close()
