@@ -36,6 +36,12 @@ type runFunc[O any] func(ctx context.Context, opts *O, st *streams) error
 
 // run is the seam tests call: args in, exit code out.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if versionOnly(args) {
+		// Scripts ask this in loops: answered before the command tree (every
+		// command and flag) is built, as cobra would answer it.
+		fmt.Fprintf(stdout, "jig version %s\n", session.Version)
+		return exitOK
+	}
 	red := frames.NewRedactor()
 	out, errw := frames.NewLineRedactor(stdout, red), frames.NewLineRedactor(stderr, red)
 	defer out.Flush()
@@ -65,6 +71,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(errw, "jig: %v\n", err)
 	}
 	return exitCode(err)
+}
+
+// versionOnly reports whether args ask for jig's version and nothing else.
+func versionOnly(args []string) bool {
+	return len(args) == 1 && (args[0] == "--version" || args[0] == "-v")
 }
 
 const rootLong = `jig connects to an MCP server directly, shows the handshake, every tool and

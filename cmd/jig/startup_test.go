@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"debug/buildinfo"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // initBudget is what a package may allocate while initialising. jig runs in
@@ -102,5 +106,32 @@ func TestStartupLinksNoRPC(t *testing.T) {
 				t.Errorf("jig links %s %s: find what imports it (go list -deps ./cmd/jig) and keep it out of the binary", d.Path, d.Version)
 			}
 		}
+	}
+}
+
+// TestVersionFastPath: jig --version and -v are answered before the command
+// tree is built, exactly as cobra answers them.
+func TestVersionFastPath(t *testing.T) {
+	for _, arg := range []string{"--version", "-v"} {
+		if !versionOnly([]string{arg}) {
+			t.Fatalf("%s is not taken for the version", arg)
+		}
+		var fast strings.Builder
+		if code := run(context.Background(), []string{arg}, strings.NewReader(""), &fast, io.Discard); code != exitOK {
+			t.Fatalf("jig %s: exit %d", arg, code)
+		}
+		var slow strings.Builder
+		root := newRoot(&streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard, rawOut: io.Discard, rawErr: io.Discard, redact: frames.NewRedactor()})
+		root.SetArgs([]string{arg})
+		root.SetOut(&slow)
+		if err := root.Execute(); err != nil {
+			t.Fatal(err)
+		}
+		if fast.String() != slow.String() || fast.String() == "" {
+			t.Errorf("jig %s answers %q; cobra answers %q", arg, fast.String(), slow.String())
+		}
+	}
+	if versionOnly([]string{"--version", "tools"}) || versionOnly([]string{"tools", "--version"}) {
+		t.Error("--version with more arguments is cobra's to answer")
 	}
 }
