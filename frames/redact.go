@@ -222,6 +222,9 @@ func (r *Redactor) Learn(b []byte) {
 	}
 	var learned []string
 	for _, loc := range tr.findAll(b, &lower) {
+		if tr.spares(b, loc) {
+			continue // a progressToken, an OAuth metadata name: not a secret
+		}
 		learned = appendLearned(learned, tr, b[loc[2*tr.group]:loc[2*tr.group+1]])
 	}
 	r.Add(learned...)

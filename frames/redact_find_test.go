@@ -106,3 +106,17 @@ func BenchmarkRedactToolsList(b *testing.B) {
 		r.Bytes(raw)
 	}
 }
+
+// Learning what jig sends under secret-named keys spares the keys Bytes
+// spares: a call sent with a progress token must not make that token a
+// secret that every later frame, and the pinned fixture, shows redacted.
+func TestLearnSparesPublicKeys(t *testing.T) {
+	r := NewRedactor()
+	r.Learn([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"jig-progress-1"},"name":"x","arguments":{"token_endpoint":"https://auth.example/tok","api_key":"abcdefgh12345"}}}`))
+	if got := r.String(`progress of jig-progress-1 at https://auth.example/tok`); got != `progress of jig-progress-1 at https://auth.example/tok` {
+		t.Errorf("a learned progressToken or OAuth metadata value is redacted: %s", got)
+	}
+	if got := r.String(`echo abcdefgh12345`); strings.Contains(got, "abcdefgh12345") {
+		t.Errorf("the api_key sent was not learned: %s", got)
+	}
+}
