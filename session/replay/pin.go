@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/oauth"
@@ -101,6 +102,7 @@ func PinScenario(ctx context.Context, s *session.Session, exs []*session.Exchang
 		if err != nil {
 			return nil, err
 		}
+		step.Flow = flowOf(s.Log, ex, opts.Vars)
 		if name := step.ToolName(); name != "" {
 			if len(exs) == 1 && opts.Tool != nil {
 				step.Tool = clone(opts.Tool)
@@ -223,6 +225,58 @@ func stepOf(ex *session.Exchange, vars map[string]string) (fixture.Step, error) 
 		Request:  fixture.Request{Method: req.Method, Params: unscratch(clone(req.Params), vars)},
 		Response: fixture.Response{Result: unscratch(clone(ex.Result), vars), Error: unscratch(clone(ex.Error), vars)},
 	}, nil
+}
+
+// flowOf is what the server sent while ex was open: the notifications
+// (progress for this call's token only, logging, the rest) and its requests
+// to the client with the client's answers, as they crossed, timed from the
+// request. jig mock re-sends them.
+func flowOf(log *frames.Log, ex *session.Exchange, vars map[string]string) []fixture.FlowMessage {
+	if log == nil || ex.Request == nil || ex.Response == nil {
+		return nil
+	}
+	start, end := -1, -1
+	for i := log.Len() - 1; i >= 0 && start < 0; i-- {
+		switch log.Frame(i) {
+		case ex.Response:
+			end = i
+		case ex.Request:
+			start = i
+		}
+	}
+	if start < 0 || end < start {
+		return nil
+	}
+	token := ""
+	if s, e, ok := frames.MemberSpan(ex.Request.Raw, "params", "_meta", "progressToken"); ok {
+		token = string(ex.Request.Raw[s:e])
+	}
+	var flow []fixture.FlowMessage
+	asked := map[string]int{} // the server's requests, by id, to their place in flow
+	for i := start + 1; i < end; i++ {
+		f := log.Frame(i)
+		switch {
+		case f.Dir == frames.ServerToClient && f.Kind == frames.KindNotification:
+			if f.Method == "notifications/progress" {
+				s, e, ok := frames.MemberSpan(f.Raw, "params", "progressToken")
+				if !ok || string(f.Raw[s:e]) != token {
+					continue // another call's progress
+				}
+			}
+		case f.Dir == frames.ServerToClient && f.Kind == frames.KindRequest:
+			asked[f.ID] = len(flow)
+		case f.Dir == frames.ClientToServer && f.IsResponse():
+			if k, ok := asked[f.ID]; ok {
+				flow[k].Answer = unscratch(clone(f.Raw), vars)
+				delete(asked, f.ID)
+			}
+			continue
+		default:
+			continue
+		}
+		flow = append(flow, fixture.FlowMessage{AtMS: f.Time.Sub(ex.Request.Time).Milliseconds(), Message: unscratch(clone(f.Raw), vars)})
+	}
+	return flow
 }
 
 // linkCaptures captures, in earlier steps, the volatile values later
@@ -376,10 +430,35 @@ func describeStep(w io.Writer, indent string, step fixture.Step) {
 			fmt.Fprintf(w, "%s  %s\n", indent, line)
 		}
 	}
+	if len(step.Flow) > 0 {
+		fmt.Fprintf(w, "%sflow: %s (jig mock sends it again; replay compares the response only)\n", indent, describeFlow(step.Flow))
+	}
 	for _, c := range step.Captures {
 		fmt.Fprintf(w, "%scaptures %s from %s\n", indent, c.Name, c.Path)
 	}
 	for _, u := range step.Uses {
 		fmt.Fprintf(w, "%suses %s at %s\n", indent, u.Capture, u.Path)
 	}
+}
+
+// describeFlow counts a call's flow by method, in the order first sent:
+// "2 notifications/progress, 1 elicitation/create".
+func describeFlow(flow []fixture.FlowMessage) string {
+	counts := map[string]int{}
+	var order []string
+	for _, m := range flow {
+		var head struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(m.Message, &head)
+		if counts[head.Method] == 0 {
+			order = append(order, head.Method)
+		}
+		counts[head.Method]++
+	}
+	parts := make([]string, len(order))
+	for i, m := range order {
+		parts[i] = fmt.Sprintf("%d %s", counts[m], m)
+	}
+	return strings.Join(parts, ", ")
 }
