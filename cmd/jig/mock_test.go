@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session/peers"
 )
 
@@ -211,7 +212,7 @@ func TestMockServerEverything(t *testing.T) {
 	dir := t.TempDir()
 	for _, p := range [][]string{
 		{"echo", "--args", `{"message":"hi"}`, "--pin", filepath.Join(dir, "echo.json")},
-		{"trigger-long-running-operation", "--args", `{"duration":1,"steps":2}`, "--pin", filepath.Join(dir, "long.json")},
+		{"trigger-long-running-operation", "--args", `{"duration":1,"steps":2}`, "--progress", "--pin", filepath.Join(dir, "long.json")},
 		{"trigger-elicitation-request", "--elicit", "decline", "--pin", filepath.Join(dir, "elicit.json")},
 		{"get-sum", "--args", `{"a":"x","b":2}`, "--pin", filepath.Join(dir, "sum-error.json")},
 	} {
@@ -224,7 +225,28 @@ func TestMockServerEverything(t *testing.T) {
 		t.Fatalf("jig replay against jig mock of server-everything's fixtures: exit %d\n%s%s", code, stdout, stderr)
 	}
 
-	rec := filepath.Join(t.TempDir(), "resources.jsonl")
+	// The pinned calls kept their flow, and the mock sends it again: the
+	// progress to a client that asks for it, the elicitation to be answered.
+	for file, want := range map[string]string{"long.json": `"notifications/progress"`, "elicit.json": `"elicitation/create"`} {
+		f, err := fixture.Load(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if flow, _ := json.Marshal(f.Calls()[0].Flow); !strings.Contains(string(flow), want) {
+			t.Errorf("%s was pinned without its %s: flow %s", file, want, flow)
+		}
+	}
+	code, _, progress := jig(t, "", append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":1,"steps":2}`, "--progress", "--"}, jigCommand("mock", "--no-record", dir)...)...)
+	if code != 0 || strings.Count(progress, "progress") < 2 {
+		t.Errorf("jig call --progress against the mock: exit %d, want two progress lines on stderr:\n%s", code, progress)
+	}
+	rec := filepath.Join(t.TempDir(), "elicit.jsonl")
+	code, _, called := jig(t, "", append([]string{"call", "trigger-elicitation-request", "--elicit", "decline", "--record", rec, "--"}, jigCommand("mock", "--no-record", dir)...)...)
+	if data, _ := os.ReadFile(rec); code > 1 || !strings.Contains(string(data), `elicitation/create`) || !strings.Contains(string(data), `decline`) {
+		t.Errorf("jig call of the pinned elicitation against the mock: exit %d, not asked and answered:\n%s\n%s", code, data, called)
+	}
+
+	rec = filepath.Join(t.TempDir(), "resources.jsonl")
 	old := append([]string{"--"}, peers.Node(t, peers.EverythingOld, "stdio")...)
 	code, real, stderr := jig(t, "", append([]string{"resources", "--record", rec}, old...)...)
 	if code != 0 || !strings.Contains(real, "100 resources") {

@@ -194,7 +194,34 @@ func fixtureExchange(src string, f *fixture.Fixture, i int, step fixture.Step) (
 		return nil, err
 	}
 	ex.Reply = r
+	for j, m := range step.Flow {
+		ev, err := flowEvent(m)
+		if err != nil {
+			return nil, fmt.Errorf("its flow[%d]: %v", j, err)
+		}
+		ex.Flow = append(ex.Flow, ev)
+	}
 	return ex, nil
+}
+
+// flowEvent is a pinned flow message as the mock sends it: compacted (one
+// line), timed as pinned; the client's pinned answer is not needed, the
+// client under test answers for itself.
+func flowEvent(m fixture.FlowMessage) (Event, error) {
+	raw, ok := frames.Compact(m.Message)
+	if !ok {
+		return Event{}, fmt.Errorf("the message is not valid JSON")
+	}
+	var head struct {
+		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
+	}
+	_ = json.Unmarshal(raw, &head)
+	ev := Event{At: time.Duration(m.AtMS) * time.Millisecond, Raw: raw, Method: head.Method, Kind: frames.KindNotification}
+	if len(head.ID) > 0 && string(head.ID) != "null" {
+		ev.Kind = frames.KindRequest
+	}
+	return ev, nil
 }
 
 // nameOf is what a request is about: the tool or prompt it calls, the

@@ -681,3 +681,101 @@ func TestDecodeAgreesWithTheSDK(t *testing.T) {
 		}
 	}
 }
+
+// flowFixture writes a fixture (made from the pinned echo) whose call sent
+// progress, asked for an elicitation and sent progress again before its
+// answer, as jig call --pin keeps it.
+func flowFixture(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	f, err := fixture.Load(filepath.Join(demoFixtures, "echo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Scenario = "slow"
+	f.Request.Params = json.RawMessage(`{"_meta":{"progressToken":7},"name":"echo","arguments":{"text":"slow"}}`)
+	f.Response.Result = json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`)
+	f.Flow = []fixture.FlowMessage{
+		{AtMS: 1, Message: json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":1,"total":2}}`)},
+		{AtMS: 2, Message: json.RawMessage(`{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"sure?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}`),
+			Answer: json.RawMessage(`{"jsonrpc":"2.0","id":3,"result":{"action":"accept","content":{"ok":true}}}`)},
+		{AtMS: 3, Message: json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":7,"progress":2,"total":2}}`)},
+	}
+	data, err := f.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "slow.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// A fixture's pinned flow is re-sent in order — progress under the
+// client's own token, the elicitation asked and its answer awaited — to a
+// client that asked for progress and handles elicitation; a client that
+// asked for neither gets only the answer.
+func TestFixtureFlow(t *testing.T) {
+	b := load(t, flowFixture(t))
+	sent := func(log *frames.Log) string {
+		var got []string
+		for i := range log.Len() {
+			f := log.Frame(i)
+			switch {
+			case f.Dir == frames.ServerToClient && f.Method != "" && f.Kind != frames.KindResult:
+				got = append(got, f.Method)
+			case f.Dir == frames.ClientToServer && f.IsResponse():
+				got = append(got, "answer")
+			case f.Dir == frames.ServerToClient && strings.Contains(string(f.Raw), `"done"`):
+				got = append(got, "result")
+			}
+		}
+		return strings.Join(got, " ")
+	}
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			log := frames.NewLog(nil)
+			progress := make(chan float64, 4)
+			opts := &mcp.ClientOptions{
+				ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+					if r.Params.ProgressToken == "mine" {
+						progress <- r.Params.Progress
+					}
+				},
+				ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				},
+			}
+			cs := tr.connect(t, newServer(t, b, Options{NoDelay: true, Log: log}), "2025-06-18", opts)
+			params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "slow"}}
+			params.SetProgressToken("mine")
+			res, err := cs.CallTool(context.Background(), params)
+			if err != nil || text(t, res) != "done" {
+				t.Fatalf("slow: %v %+v", err, res)
+			}
+			if got, want := sent(log), "notifications/progress elicitation/create answer notifications/progress result"; !strings.HasSuffix(got, want) {
+				t.Errorf("the mock sent %q, want it to end %q", got, want)
+			}
+			for want := 1.0; want <= 2; want++ {
+				select {
+				case p := <-progress:
+					if p != want {
+						t.Errorf("progress %v, want %v", p, want)
+					}
+				case <-time.After(time.Minute):
+					t.Fatalf("no progress %v under the client's token", want)
+				}
+			}
+
+			plain := frames.NewLog(nil)
+			cs = tr.connect(t, newServer(t, b, Options{NoDelay: true, Log: plain}), "2025-06-18", nil)
+			res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "slow"}})
+			if err != nil || text(t, res) != "done" {
+				t.Fatalf("slow, asking for nothing: %v %+v", err, res)
+			}
+			if got := sent(plain); strings.Contains(got, "progress") || strings.Contains(got, "elicitation") || !strings.HasSuffix(got, "result") {
+				t.Errorf("to a client that asked for no progress and handles no elicitation the mock sent %q", got)
+			}
+		})
+	}
+}

@@ -130,6 +130,7 @@ type Conn struct {
 	seq      int                           // ids of the server's requests
 	sent     int                           // messages sent, for close-after faults
 	legacy   bool                          // initialize was answered
+	caps     json.RawMessage               // the capabilities initialize declared
 	gone     chan struct{}                 // closed when the client hangs up
 	hungUp   sync.Once
 	key      string
@@ -162,6 +163,9 @@ func (c *Conn) startSession() {
 			}
 			var err error
 			if ev.Kind == frames.KindRequest {
+				if !c.clientCan(nil, ev.Method) {
+					continue
+				}
 				err = c.ask(c.sessionCtx, ev.Raw, c.sessionSend)
 			} else {
 				err = c.send(c.sessionSend, ev.Raw)
@@ -323,6 +327,9 @@ func (c *Conn) request(ctx context.Context, in *incoming, send Sender) error {
 		c.mu.Lock()
 		first := !c.legacy
 		c.legacy = true
+		if st, en, ok := frames.MemberSpan(in.params, "capabilities"); ok {
+			c.caps = in.params[st:en]
+		}
 		c.mu.Unlock()
 		err := c.reply(send, in, c.srv.book.initializeResult(in.params))
 		if first && err == nil {
@@ -376,6 +383,9 @@ func (c *Conn) serve(ctx context.Context, in *incoming, ex *Exchange, send Sende
 			}
 			msg, _ = frames.SetMember(msg, []byte(token), "params", "progressToken")
 		case ev.Kind == frames.KindRequest:
+			if !c.clientCan(in.params, ev.Method) {
+				continue // the client under test cannot be asked this
+			}
 			if err := c.ask(ctx, msg, send); err != nil {
 				return err
 			}
@@ -394,6 +404,33 @@ func (c *Conn) serve(ctx context.Context, in *incoming, ex *Exchange, send Sende
 	}
 	return c.send(send, ex.Reply.Message(in.id))
 }
+
+// clientCan reports whether the client declared the capability a server's
+// request needs (elicitation, sampling, roots): in the request's _meta in
+// the 2026-07-28 era, else at initialize. A client that declared nothing
+// anywhere is asked, as it was recorded.
+func (c *Conn) clientCan(params json.RawMessage, method string) bool {
+	need, ok := capabilityFor[method]
+	if !ok {
+		return true
+	}
+	caps := json.RawMessage(nil)
+	if st, en, ok := frames.MemberSpan(params, "_meta", "io.modelcontextprotocol/clientCapabilities"); ok {
+		caps = params[st:en]
+	} else {
+		c.mu.Lock()
+		caps = c.caps
+		c.mu.Unlock()
+	}
+	if caps == nil {
+		return true
+	}
+	st, en, ok := frames.MemberSpan(caps, need)
+	return ok && string(caps[st:en]) != "null"
+}
+
+// capabilityFor is the client capability each server request needs.
+var capabilityFor = map[string]string{"elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots"}
 
 // ask sends the recorded server's request to the client (sampling,
 // elicitation, roots/list) under an id of the mock's, and waits for the
