@@ -21,7 +21,8 @@ const sessionHeader = "Mcp-Session-Id"
 // with an event stream when the recorded server sent something before its
 // answer (progress, logging, a request to the client). initialize starts a
 // session (Mcp-Session-Id); the 2026-07-28 era's requests carry none, and
-// each client (its host and clientInfo; see stateless) has its own. GET offers no standalone stream (405); DELETE ends a session.
+// each client (its host and clientInfo; see stateless) has its own. GET
+// opens a session's standalone stream (see listen); DELETE ends a session.
 func (s *Server) HTTPHandler() http.Handler {
 	h := &httpHandler{srv: s, sessions: map[string]*Conn{}, clients: map[string]*Conn{}}
 	return h
@@ -52,11 +53,47 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.hangUp()
 		w.WriteHeader(http.StatusOK)
 	case http.MethodGet:
-		w.Header().Set("Allow", "POST, DELETE")
-		http.Error(w, "jig mock: no standalone event stream (the recorded server's messages come on each request's stream)", http.StatusMethodNotAllowed)
+		h.listen(w, r)
 	default:
 		w.Header().Set("Allow", "POST, GET, DELETE")
 		http.Error(w, "jig mock: method not allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+// listen serves a session's standalone event stream (a GET with its
+// Mcp-Session-Id): what the recorded server sent outside any request —
+// list_changed, logging, its roots/list — comes there after the handshake,
+// with its recorded spacing, until the client hangs up. The 2026-07-28 era
+// has no sessions and no such stream (its clients listen with
+// subscriptions/listen): a GET without a session is 405, as the spec
+// allows.
+func (h *httpHandler) listen(w http.ResponseWriter, r *http.Request) {
+	id := r.Header.Get(sessionHeader)
+	if id == "" {
+		w.Header().Set("Allow", "POST, DELETE")
+		http.Error(w, "jig mock: no standalone event stream without a session (initialize first; in the 2026-07-28 era, subscriptions/listen)", http.StatusMethodNotAllowed)
+		return
+	}
+	h.mu.Lock()
+	c := h.sessions[id]
+	h.mu.Unlock()
+	if c == nil {
+		http.Error(w, "jig mock: no such session (it ended, or jig mock was restarted): initialize again", http.StatusNotFound)
+		return
+	}
+	if !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+		http.Error(w, "jig mock: the standalone stream is an event stream: send Accept: text/event-stream", http.StatusNotAcceptable)
+		return
+	}
+	st := &stream{w: w}
+	defer st.end()
+	if err := st.send(nil); err != nil { // the headers: an event stream, open
+		return
+	}
+	c.SetSessionStream(r.Context(), st.send)
+	select {
+	case <-r.Context().Done():
+	case <-c.gone:
 	}
 }
 

@@ -550,23 +550,60 @@ func TestBadInputStdio(t *testing.T) {
 func TestSessionMessages(t *testing.T) {
 	msgs := append(legacyHandshake(),
 		[2]string{s2c, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`},
+		[2]string{s2c, `{"jsonrpc":"2.0","id":9,"method":"roots/list"}`},
+		[2]string{c2s, `{"jsonrpc":"2.0","id":9,"result":{"roots":[]}}`},
 	)
 	b := load(t, recording(t, msgs...))
 	for _, tr := range []struct {
 		name    string
 		connect connectFunc
-	}{{"stdio", stdioClient}, {"sse", sseClient}} {
+	}{{"stdio", stdioClient}, {"sse", sseClient}, {"http", httpListeningClient}} {
 		t.Run(tr.name, func(t *testing.T) {
 			changed := make(chan struct{}, 1)
 			opts := &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} }}
-			tr.connect(t, newServer(t, b, Options{}), "2025-06-18", opts)
+			log := frames.NewLog(nil)
+			tr.connect(t, newServer(t, b, Options{Log: log}), "2025-06-18", opts)
 			select {
 			case <-changed:
 			case <-time.After(time.Minute):
 				t.Fatal("the recorded tools/list_changed never reached the client")
 			}
+			// The recorded roots/list was asked on the same stream, and
+			// the client's answer (a POST, over HTTP) reached the mock.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			for !answeredRoots(log) {
+				if _, err := log.Wait(ctx, log.Len()); err != nil {
+					t.Fatal("the client never answered the recorded roots/list")
+				}
+			}
 		})
 	}
+}
+
+func answeredRoots(log *frames.Log) bool {
+	for i := range log.Len() {
+		f := log.Frame(i)
+		if f.Dir == frames.ClientToServer && f.IsResponse() && strings.Contains(string(f.Raw), `"roots"`) {
+			return true
+		}
+	}
+	return false
+}
+
+// httpListeningClient is httpClient with the standalone stream: the go-sdk
+// client opens its GET stream after the handshake.
+func httpListeningClient(t *testing.T, s *Server, v string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ts := httptest.NewServer(s.HTTPHandler())
+	t.Cleanup(ts.Close)
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+	if err != nil {
+		t.Fatalf("connect over HTTP (%q): %v", v, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // sequenceFixtures writes two fixtures of one request (echo "again",
@@ -777,5 +814,49 @@ func TestFixtureFlow(t *testing.T) {
 				t.Errorf("to a client that asked for no progress and handles no elicitation the mock sent %q", got)
 			}
 		})
+	}
+}
+
+// A GET without a session is 405 (the 2026-07-28 era has no standalone
+// stream), with an unknown session 404, and without accepting an event
+// stream 406; each says why.
+func TestStandaloneStreamRefusals(t *testing.T) {
+	ts := httptest.NewServer(newServer(t, load(t, recording(t, legacyHandshake()...)), Options{}).HTTPHandler())
+	t.Cleanup(ts.Close)
+	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`
+	req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(init))
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	session := resp.Header.Get(sessionHeader)
+	if session == "" {
+		t.Fatal("initialize started no session")
+	}
+	for _, c := range []struct {
+		session, accept string
+		status          int
+		says            string
+	}{
+		{"", "text/event-stream", http.StatusMethodNotAllowed, "without a session"},
+		{"no-such-session", "text/event-stream", http.StatusNotFound, "no such session"},
+		{session, "application/json", http.StatusNotAcceptable, "Accept: text/event-stream"},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, ts.URL, nil)
+		req.Header.Set("Accept", c.accept)
+		if c.session != "" {
+			req.Header.Set(sessionHeader, c.session)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status || !strings.Contains(string(body), c.says) {
+			t.Errorf("GET session %q accept %q: %d %s, want %d saying %q", c.session, c.accept, resp.StatusCode, body, c.status, c.says)
+		}
 	}
 }

@@ -140,41 +140,77 @@ type Conn struct {
 	// session's), with how long it lasts; nil for Streamable HTTP.
 	sessionCtx  context.Context
 	sessionSend Sender
+	sessionOnce sync.Once
 }
 
 // SetSessionStream gives the session a stream for what the recorded server
 // sent outside any request (list_changed, logging, roots/list): it is sent
-// there after the handshake, with its recorded spacing, until ctx ends.
+// there after the handshake, with its recorded spacing, until ctx ends. A
+// stream set after the handshake (Streamable HTTP's GET) starts it then; a
+// later stream takes over from an earlier one.
 func (c *Conn) SetSessionStream(ctx context.Context, send Sender) {
+	c.mu.Lock()
 	c.sessionCtx, c.sessionSend = ctx, send
+	start := c.legacy
+	c.mu.Unlock()
+	if start {
+		c.startSession()
+	}
 }
 
-// startSession sends the recorded session's own messages.
+// sessionStream is the session's stream now.
+func (c *Conn) sessionStream() (context.Context, Sender) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionCtx, c.sessionSend
+}
+
+// startSession sends the recorded session's own messages, once, when the
+// handshake is done and there is a stream to send them on.
 func (c *Conn) startSession() {
 	events := c.srv.book.session
-	if c.sessionSend == nil || len(events) == 0 {
+	if ctx, send := c.sessionStream(); send == nil || ctx == nil || len(events) == 0 {
 		return
 	}
-	go func() {
-		start := time.Now()
-		for _, ev := range events {
-			if c.wait(c.sessionCtx, start, ev.At) != nil {
-				return
-			}
-			var err error
-			if ev.Kind == frames.KindRequest {
-				if !c.clientCan(nil, ev.Method) {
-					continue
+	c.sessionOnce.Do(func() {
+		go func() {
+			start := time.Now()
+			for _, ev := range events {
+				if !c.waitOnSession(start, ev.At) {
+					return
 				}
-				err = c.ask(c.sessionCtx, ev.Raw, c.sessionSend)
-			} else {
-				err = c.send(c.sessionSend, ev.Raw)
+				ctx, send := c.sessionStream()
+				var err error
+				if ev.Kind == frames.KindRequest {
+					if !c.clientCan(nil, ev.Method) {
+						continue
+					}
+					err = c.ask(ctx, ev.Raw, send)
+				} else {
+					err = c.send(send, ev.Raw)
+				}
+				if err != nil {
+					return
+				}
 			}
-			if err != nil {
-				return
-			}
+		}()
+	})
+}
+
+// waitOnSession waits until at after start on the session's stream; when
+// that stream ends first and another has taken over (a client that opened
+// its GET stream again), it waits on the new one. False when the session
+// has no stream left.
+func (c *Conn) waitOnSession(start time.Time, at time.Duration) bool {
+	for {
+		ctx, _ := c.sessionStream()
+		if c.wait(ctx, start, at) == nil {
+			return true
 		}
-	}()
+		if now, _ := c.sessionStream(); now == ctx {
+			return false
+		}
+	}
 }
 
 // hangUp ends the requests that wait for the client to cancel them: the
