@@ -258,8 +258,11 @@ func (m *ReviewModel) undo() {
 func (m *ReviewModel) openAccept() tea.Cmd {
 	it := m.items.selected()
 	what := "the actual response becomes the pinned one"
-	if it.Kind == fixture.ItemTool {
+	switch it.Kind {
+	case fixture.ItemTool:
 		what = fmt.Sprintf("the new definition of %q is pinned in %d fixture(s)", it.Tool, len(it.Entries))
+	case fixture.ItemSurface:
+		what = "the change is accepted into " + it.AttachedFile() + ", recorded in its history"
 	}
 	d := &reasonDialog{m: m, field: newTextEdit(m.st, true), heading: "Accept " + it.Key, what: what}
 	d.field.setValue(m.lastWhy)
@@ -450,6 +453,8 @@ func itemGroup(it *fixture.Item) string {
 		return "RESPONSES · " + it.Severity.String()
 	case fixture.ItemObsolete:
 		return "OBSOLETE · delete or re-pin"
+	case fixture.ItemSurface:
+		return "SURFACE · " + it.Severity.String()
 	case fixture.ItemNotRun:
 		return "NOT RUN · nothing to decide"
 	}
@@ -556,8 +561,11 @@ func (p *reviewItemsPane) row(i int) string {
 		mark = p.m.statusGlyph(it)
 	}
 	name := it.Key
-	if it.Kind == fixture.ItemTool {
+	switch it.Kind {
+	case fixture.ItemTool:
 		name = fmt.Sprintf("%s ×%d", it.Tool, len(it.Entries)) // under TOOLS: the tool, and how many scenarios
+	case fixture.ItemSurface:
+		name = strings.TrimPrefix(it.Key, "surface:") // under SURFACE: "tool search_orders"
 	}
 	room := max(p.w-2-ansi.StringWidth(mark)-3, 4)
 	line := "  " + ansi.Truncate(name, room, "…")
@@ -659,6 +667,9 @@ func (p *reviewDetailPane) view() string {
 			add(st.label.Render("call: ") + strings.TrimSpace(e.Method+" "+e.Tool))
 		}
 	}
+	if f := it.AttachedFile(); f != "" {
+		add(st.label.Render("file: ") + f)
+	}
 	add(st.label.Render("why: ") + it.Why)
 	if it.Reason != "" {
 		add(st.label.Render("reason: ") + it.Reason)
@@ -667,7 +678,7 @@ func (p *reviewDetailPane) view() string {
 		add(st.okText.Render("+ " + r.Summary()))
 	}
 	hs := p.hunks()
-	if len(hs) == 0 && (it.Kind == fixture.ItemResponse || it.Kind == fixture.ItemTool) {
+	if len(hs) == 0 && (it.Kind == fixture.ItemResponse || it.Kind == fixture.ItemTool || it.Kind == fixture.ItemSurface) {
 		lines = append(lines, "", st.okText.Render("✓ no drift left with your decisions"))
 	}
 	cursorLine := 0

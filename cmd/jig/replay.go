@@ -302,7 +302,7 @@ func runReplay(ctx context.Context, o *replayOptions, st *streams) error {
 		}
 	}
 	if o.surface != "" {
-		o.checkSurface(ctx, st, t.cases, t.opts, &code)
+		run.Surface = o.checkSurface(ctx, st, t.cases, t.opts, &code)
 	}
 	if o.failOnUnused {
 		uo := unusedOptions{roots: []string{o.path}}

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/frames/surface"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/ui"
 )
@@ -107,6 +108,7 @@ func newReviewCmd(st *streams, runF runFunc[reviewOptions]) *cobra.Command {
 	fl.BoolVar(&o.dryRun, "dry-run", false, "say what the decisions would write, and write nothing")
 	fl.StringArrayVar(&o.replay.secretEnv, "secret-env", nil, "redact the value of environment variable NAME in what review shows and writes (repeatable)")
 	fl.IntVar(&o.replay.parallel, "parallel", 4, "when replaying FIXTURES now: sessions replayed at once")
+	fl.StringVar(&o.replay.surface, "surface", "", "when replaying FIXTURES now: also list the server's surface and review its changes against this surface file (a report carries its own)")
 	o.replay.inFlight = 8
 	o.replay.failOn = "breaking"
 	return cmd
@@ -136,6 +138,7 @@ func runReview(ctx context.Context, o *reviewOptions, st *streams) error {
 	// The TUI checks the fixture files while its first screen is up.
 	tui := !o.decided() && !o.json && isTerminal(st)
 	rv := fixture.NewReview(docs, fixture.ReviewOptions{Redactor: red, By: reviewer(), Now: time.Now, Defer: tui})
+	attachSurfaces(st, rv, docs, red, &code)
 	problems := func() {
 		if !rv.Checked() {
 			rv.ApplyFiles(rv.ReadFiles())
@@ -205,6 +208,27 @@ func (o *reviewOptions) unused(rv *fixture.Review) func(deleted map[string]bool)
 	}
 }
 
+// attachSurfaces adds the surface changes the reports carry (jig replay
+// --surface) to the review, once per surface file; one changed since the
+// report is refused, named.
+func attachSurfaces(st *streams, rv *fixture.Review, docs []*fixture.ReportDoc, red *fixture.Redactor, code *worstCode) {
+	seen := map[string]bool{}
+	for _, doc := range docs {
+		rec := doc.Surface
+		if rec == nil || seen[rec.File+" "+rec.SHA256] {
+			continue
+		}
+		seen[rec.File+" "+rec.SHA256] = true
+		p, err := surface.NewPending(rec)
+		if err != nil {
+			fmt.Fprintf(st.err, "jig: %s\n", red.Text(err.Error()))
+			code.add(exitUsage)
+			continue
+		}
+		rv.Attach(p)
+	}
+}
+
 // reports reads the reports given, or replays the fixtures given and
 // reviews that run's report.
 func (o *reviewOptions) reports(ctx context.Context, st *streams, code *worstCode) ([]*fixture.ReportDoc, error) {
@@ -218,6 +242,9 @@ func (o *reviewOptions) reports(ctx context.Context, st *streams, code *worstCod
 	if !replayNow {
 		if len(o.replay.command) > 0 || o.replay.overridden {
 			return nil, usageErr("a target on the command line replays fixtures: give a fixtures directory (jig review fixtures/ --demo --release 2), not a report")
+		}
+		if o.replay.surface != "" {
+			return nil, usageErr("--surface replays now: a report carries its own surface check (jig replay FIXTURES --surface FILE --report json=REPORT)")
 		}
 		dirs := map[string]bool{}
 		for _, p := range o.paths {
@@ -241,6 +268,15 @@ func (o *reviewOptions) reports(ctx context.Context, st *streams, code *worstCod
 	}
 	run := fixture.NewRun(t.reports)
 	fmt.Fprintf(st.err, "jig: replayed %s: %s\n", o.paths[0], run.Summary())
+	if o.replay.surface != "" {
+		quiet := *st
+		quiet.out = io.Discard // the review shows the changes
+		var sc worstCode       // changes are review items, not a failure yet
+		run.Surface = o.replay.checkSurface(ctx, &quiet, t.cases, t.opts, &sc)
+		if sc != exitServerError {
+			code.add(int(sc))
+		}
+	}
 	var b bytes.Buffer
 	if err := run.WriteJSON(&b, red); err != nil {
 		return nil, err

@@ -277,18 +277,26 @@ func (o *surfaceDiffOptions) accept(st *streams, pinned, now *surface.Surface, d
 
 // checkSurface is jig replay --surface: the server's surface listed now,
 // compared with the file, every change not accepted there failing the run.
-func (o *replayOptions) checkSurface(ctx context.Context, st *streams, cases []replay.Case, ropts replay.Options, code *worstCode) {
-	pinned, err := loadSurface(o.surface)
+//
+// It returns what a JSON report carries of the check, for jig review: the
+// file, the revision compared and the surface listed (nil when it could not
+// be listed).
+func (o *replayOptions) checkSurface(ctx context.Context, st *streams, cases []replay.Case, ropts replay.Options, code *worstCode) *fixture.SurfaceRecord {
+	data, err := frames.ReadRegular(o.surface, surface.MaxFileSize)
+	var pinned *surface.Surface
+	if err == nil {
+		pinned, err = surface.Parse(data)
+	}
 	if err != nil {
-		fmt.Fprintf(st.err, "jig: --surface %v\n", err)
+		fmt.Fprintf(st.err, "jig: --surface %v\n", &surface.FileError{File: o.surface, Err: err})
 		code.add(exitUsage)
-		return
+		return nil
 	}
 	target, err := replay.OneTarget(cases, ropts.Override)
 	if err != nil {
 		fmt.Fprintf(st.err, "jig: --surface %s: %v\n", o.surface, err)
 		code.add(exitUsage)
-		return
+		return nil
 	}
 	caps := o.target.capabilities
 	if !o.capsChanged && pinned.ClientCapabilities != nil {
@@ -302,7 +310,7 @@ func (o *replayOptions) checkSurface(ctx context.Context, st *streams, cases []r
 	if err != nil {
 		fmt.Fprintf(st.err, "jig: --surface %s: listing %s: %v\n", o.surface, target, err)
 		code.add(exitCode(err))
-		return
+		return nil
 	}
 	d := surface.Compare(pinned, now)
 	fmt.Fprintf(st.out, "\nSurface (%s): %s\n", o.surface, d.Summary())
@@ -310,8 +318,15 @@ func (o *replayOptions) checkSurface(ctx context.Context, st *streams, cases []r
 		d.WriteText(st.out, o.showCosmetic)
 		fmt.Fprintf(st.out, "If these changes are intended, accept them with:\n  jig surface diff %s %s --update --reason \"...\"\n",
 			shellQuote(o.surface), strings.Join(append(slices.Clone(o.targetArgs), dashed(o.command)...), " "))
+		fmt.Fprintf(st.out, "(or review them one by one with the fixtures: jig review REPORT.json, from --report json=REPORT.json)\n")
 		code.add(exitServerError)
 	}
+	rec, err := surface.Record(o.surface, data, now)
+	if err != nil {
+		fmt.Fprintf(st.err, "jig: --surface %s: %v\n", o.surface, err)
+		return nil
+	}
+	return rec
 }
 
 // listSurface opens a session only to list the server's surface.

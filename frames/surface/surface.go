@@ -67,6 +67,9 @@ type Entry struct {
 	At       string   `json:"at"`
 	Reason   string   `json:"reason"`
 	Accepted []string `json:"accepted"`
+	// By names who accepted them, when jig review did ("Ana
+	// <ana@example.com> (jig review, jig 0.9)").
+	By string `json:"by,omitempty"`
 }
 
 // Lists names the lists of a surface with the key that identifies their
