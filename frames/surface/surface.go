@@ -139,10 +139,13 @@ func (s *Surface) Marshal() ([]byte, error) {
 	if c.Tools == nil {
 		c.Tools = []json.RawMessage{}
 	}
-	raw, err := json.Marshal(&c)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // "Ana <ana@example.com>" as written, not \u003c
+	if err := enc.Encode(&c); err != nil {
 		return nil, err
 	}
+	raw := bytes.TrimSpace(buf.Bytes())
 	out, ok := frames.Indent(raw)
 	if !ok {
 		return nil, errors.New("surface: the document did not indent")
