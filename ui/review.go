@@ -262,7 +262,7 @@ func (m *ReviewModel) openAccept() tea.Cmd {
 	case fixture.ItemTool:
 		what = fmt.Sprintf("the new definition of %q is pinned in %d fixture(s)", it.Tool, len(it.Entries))
 	case fixture.ItemSurface:
-		what = "the change is accepted into " + it.AttachedFile() + ", recorded in its history"
+		what = "the change is accepted into " + it.AttachedFile()
 	}
 	d := &reasonDialog{m: m, field: newTextEdit(m.st, true), heading: "Accept " + it.Key, what: what}
 	d.field.setValue(m.lastWhy)
@@ -907,7 +907,7 @@ func (d *reasonDialog) view(w, h int) string {
 	d.field.setSize(max(w-4, 10), 1)
 	st := d.m.st
 	return strings.Join([]string{
-		wrap(d.what+"; the reason is recorded in the fixture's history with who and when.", w),
+		wrap(d.what+"; the reason is recorded in its history with who and when.", w),
 		"",
 		st.label.Render("reason: ") + d.field.view(),
 	}, "\n")
@@ -1048,7 +1048,7 @@ func (d *summaryDialog) view(w, h int) string {
 	case len(changes) == 0:
 		b.WriteString("nothing to write yet\n")
 	default:
-		fmt.Fprintf(&b, "enter writes %d file%s (each atomically; nothing is written before):\n", len(changes), plural(len(changes)))
+		fmt.Fprintf(&b, "enter writes %d file%s (as one set: all of them or none; nothing is written before):\n", len(changes), plural(len(changes)))
 		for _, c := range changes {
 			fmt.Fprintf(&b, "  %s: %s\n", c.File, strings.Join(c.What, "; "))
 		}

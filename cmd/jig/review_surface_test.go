@@ -22,7 +22,7 @@ func TestReviewSurface(t *testing.T) {
 	}
 	report := filepath.Join(t.TempDir(), "drift.json")
 	code, out, errOut := jig(t, "", "replay", dir, "--demo", "--release", "2", "--no-record", "--surface", surf, "--report", "json="+report)
-	if code != exitServerError || !strings.Contains(out, "jig review REPORT.json") {
+	if code != exitServerError || !strings.Contains(out, "or one by one, with the fixtures' drift:\n  jig review "+report) {
 		t.Fatalf("replay --surface: exit %d\n%s\n%s", code, out, errOut)
 	}
 	_, out, errOut = jig(t, "", "review", report, "--json")

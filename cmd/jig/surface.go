@@ -318,7 +318,17 @@ func (o *replayOptions) checkSurface(ctx context.Context, st *streams, cases []r
 		d.WriteText(st.out, o.showCosmetic)
 		fmt.Fprintf(st.out, "If these changes are intended, accept them with:\n  jig surface diff %s %s --update --reason \"...\"\n",
 			shellQuote(o.surface), strings.Join(append(slices.Clone(o.targetArgs), dashed(o.command)...), " "))
-		fmt.Fprintf(st.out, "(or review them one by one with the fixtures: jig review REPORT.json, from --report json=REPORT.json)\n")
+		report := ""
+		for _, r := range o.reports {
+			if k, p, ok := strings.Cut(r, "="); ok && k == "json" {
+				report = p
+			}
+		}
+		if report != "" {
+			fmt.Fprintf(st.out, "or one by one, with the fixtures' drift:\n  jig review %s\n", shellQuote(report))
+		} else {
+			fmt.Fprintf(st.out, "or one by one, with the fixtures' drift: replay with --report json=drift.json, then jig review drift.json\n")
+		}
 		code.add(exitServerError)
 	}
 	rec, err := surface.Record(o.surface, data, now)
