@@ -41,8 +41,10 @@ const mockLong = `jig mock serves fixtures and recordings as an MCP server, so t
 (an agent framework's adapter, a host application, a gateway, an SDK upgrade)
 can be tested against what a real server answered: deterministically, offline.
 
-Each PATH is a fixture, a directory of fixtures, or a jig recording (jig
-sessions lists them; jig proxy records a real client's). Answers are the
+Each PATH is a fixture, a directory of fixtures, or a recording: jig's own
+(jig sessions lists them; jig proxy records a real client's) or any other
+transcript jig open reads (JSON-RPC lines, MCP Inspector history, client
+logs), served as far as it kept the server's messages. Answers are the
 recorded bytes, with the client's id; the handshake is the recorded server's
 (name, version, capabilities, protocol version, both eras); tools/list lists
 the pinned tool definitions when no recorded tools/list is served.

@@ -860,3 +860,30 @@ func TestStandaloneStreamRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A transcript another tool wrote (here JSON-RPC lines with a direction,
+// one of the formats jig open reads) is served like a jig recording, with
+// a warning that says what it is.
+func TestServesOtherTranscriptFormats(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "capture.jsonl")
+	lines := []string{
+		`{"direction":"send","message":{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}}`,
+		`{"direction":"receive","message":{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"captured-server","version":"2.0"}}}}`,
+		`{"direction":"send","message":{"jsonrpc":"2.0","method":"notifications/initialized"}}`,
+		`{"direction":"send","message":{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lookup","arguments":{"q":"a"}}}}`,
+		`{"direction":"receive","message":{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"found a"}]}}}`,
+	}
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	b := load(t, path)
+	if !strings.Contains(strings.Join(b.Warnings, "\n"), "not a jig recording") {
+		t.Errorf("no warning says what was served: %q", b.Warnings)
+	}
+	cs := stdioClient(t, newServer(t, b, Options{NoDelay: true}), "2025-06-18", nil)
+	if got := cs.InitializeResult().ServerInfo.Name; got != "captured-server" {
+		t.Errorf("server name %q, want the captured one", got)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lookup", Arguments: map[string]any{"q": "a"}})
+	if err != nil || text(t, res) != "found a" {
+		t.Errorf("lookup: %v %+v", err, res)
+	}
+}

@@ -3,24 +3,23 @@ package mock
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/importer"
 )
 
-// addRecording reads a jig transcript (jig's own sessions, jig proxy's
-// captures of a real client) and adds each request the client sent that
+// addRecording reads a transcript in any format jig open reads (jig's own
+// sessions, jig proxy's captures of a real client, JSON-RPC lines, the MCP
+// Inspector's history, client logs) and adds each request the client sent that
 // the server answered, with what the server sent while it was open.
 func (b *Book) addRecording(path string) error {
-	fh, err := os.Open(path)
+	t, format, err := importer.Read(path)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, pathErr(err))
+		return fmt.Errorf("%s: %v (jig mock serves fixtures and recordings in the formats jig open reads: jig sessions lists jig's own)", path, pathErr(err))
 	}
-	defer fh.Close()
-	t, err := frames.ReadTranscript(fh)
-	if err != nil {
-		return fmt.Errorf("%s: %v (jig mock serves fixtures and jig recordings: jig sessions lists them)", path, err)
+	if format != importer.FormatJig {
+		b.warn("%s: a %s transcript, not a jig recording: served as far as it kept the server's messages (ids, envelopes or exact bytes it did not keep are reconstructed)", path, format)
 	}
 	for _, w := range t.Warnings {
 		b.warn("%s: %s", path, w)
