@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -225,19 +226,30 @@ func flowEvent(m fixture.FlowMessage) (Event, error) {
 }
 
 // nameOf is what a request is about: the tool or prompt it calls, the
-// resource it reads, and its arguments.
+// resource it reads, and its arguments. It reads only those members (it
+// runs for every request served).
 func nameOf(method string, params json.RawMessage) (name string, args json.RawMessage) {
-	var p struct {
-		Name      string          `json:"name"`
-		URI       string          `json:"uri"`
-		Arguments json.RawMessage `json:"arguments"`
+	member := func(key string) json.RawMessage {
+		if s, e, ok := frames.MemberSpan(params, key); ok {
+			return params[s:e]
+		}
+		return nil
 	}
-	_ = json.Unmarshal(params, &p)
+	str := func(raw json.RawMessage) string {
+		var v string
+		if len(raw) > 1 && raw[0] == '"' {
+			if bytes.IndexByte(raw, '\\') < 0 {
+				return string(raw[1 : len(raw)-1])
+			}
+			_ = json.Unmarshal(raw, &v)
+		}
+		return v
+	}
 	switch method {
 	case "tools/call", "prompts/get":
-		return p.Name, p.Arguments
+		return str(member("name")), member("arguments")
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		return p.URI, nil
+		return str(member("uri")), nil
 	}
 	return "", nil
 }
