@@ -26,6 +26,7 @@ type tsResult struct {
 	Slow         string
 	Progress     []float64
 	Elicitations []string
+	Changed      bool
 }
 
 func runTSClient(t *testing.T, args ...string) tsResult {
@@ -56,16 +57,19 @@ func runTSClient(t *testing.T, args ...string) tsResult {
 func TestTypeScriptClient(t *testing.T) {
 	// The fixtures come first, so theirs is the server the mock is.
 	rec := recording(t, flowRecording()...)
+	// A list_changed the recorded server sent outside any request: over
+	// HTTP it comes on the standalone GET stream the client opens.
+	changed := recording(t, append(legacyHandshake(), [2]string{s2c, `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`})...)
 	abs, _ := filepath.Abs(demoFixtures)
-	t.Setenv(serveEnv, abs+string(filepath.ListSeparator)+rec)
-	ts := httptest.NewServer(newServer(t, load(t, abs, rec), Options{Speed: 10}).HTTPHandler())
+	t.Setenv(serveEnv, strings.Join([]string{abs, rec, changed}, string(filepath.ListSeparator)))
+	ts := httptest.NewServer(newServer(t, load(t, abs, rec, changed), Options{Speed: 10}).HTTPHandler())
 	defer ts.Close()
 	for _, c := range []struct {
 		name string
 		args []string
 	}{
-		{"stdio", []string{"stdio", "list,echo,miss,slow", "--", os.Args[0]}},
-		{"http", []string{"http", "list,echo,miss,slow", ts.URL + "/mcp"}},
+		{"stdio", []string{"stdio", "list,echo,miss,slow,changed", "--", os.Args[0]}},
+		{"http", []string{"http", "list,echo,miss,slow,changed", ts.URL + "/mcp"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := runTSClient(t, c.args...)
@@ -74,6 +78,9 @@ func TestTypeScriptClient(t *testing.T) {
 			}
 			if strings.Join(r.Tools, ",") != "echo,search_order,get_report,search_orders" {
 				t.Errorf("tools = %v", r.Tools)
+			}
+			if !r.Changed {
+				t.Errorf("the recorded tools/list_changed never reached the TypeScript client")
 			}
 			if r.Echo != "hi" {
 				t.Errorf("echo = %q, want the pinned hi", r.Echo)

@@ -5,14 +5,15 @@
 //   node tsclient.mjs SDK_DIR stdio STEPS -- COMMAND ARGS...
 //   node tsclient.mjs SDK_DIR http STEPS URL
 //
-// STEPS is a comma-separated list: list, echo, miss, slow.
+// STEPS is a comma-separated list: list, echo, miss, slow, changed (waits
+// up to 30 s for a tools/list_changed outside any request).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [sdk, mode, steps, ...rest] = process.argv.slice(2);
 const load = (p) => import(pathToFileURL(path.join(sdk, "dist/esm", p)).href);
 const { Client } = await load("client/index.js");
-const { ElicitRequestSchema } = await load("types.js");
+const { ElicitRequestSchema, ToolListChangedNotificationSchema } = await load("types.js");
 
 let transport;
 if (mode === "stdio") {
@@ -29,6 +30,14 @@ const out = { elicitations: [] };
 client.setRequestHandler(ElicitRequestSchema, async (req) => {
   out.elicitations.push(req.params.message);
   return { action: "accept", content: { ok: true } };
+});
+// Registered before connecting: the mock sends it right after the handshake.
+const changed = new Promise((resolve) => {
+  const timer = setTimeout(() => resolve(false), 30000);
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    clearTimeout(timer);
+    resolve(true);
+  });
 });
 await client.connect(transport);
 out.server = client.getServerVersion();
@@ -53,6 +62,9 @@ for (const step of steps.split(",")) {
       } catch (e) {
         out.miss = String(e.message);
       }
+      break;
+    case "changed":
+      out.changed = await changed;
       break;
     case "slow": {
       out.progress = [];
