@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -54,10 +55,14 @@ func runTools(ctx context.Context, o *toolsOptions, st *streams) error {
 		if o.json {
 			return writeJSON(st.out, raw)
 		}
-		printInfo(st.out, s.Info())
-		printTools(st.out, typed, len(raw))
-		printCacheHint(st.out, s, "tools/list")
-		return nil
+		// One write: each line written on its own was a redaction pass and a
+		// system call.
+		var b bytes.Buffer
+		printInfo(&b, s.Info())
+		printTools(&b, typed, len(raw))
+		printCacheHint(&b, s, "tools/list")
+		_, err = st.out.Write(b.Bytes())
+		return err
 	})
 }
 
