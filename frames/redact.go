@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // A Redactor removes secrets from bytes before they reach a transcript, a
@@ -141,19 +142,97 @@ func (tr tokenRule) spares(b []byte, loc []int) bool {
 // PublicKey reports whether a JSON key whose name sounds secret ("token",
 // "auth") holds no secret: MCP's progressToken, a correlation id between a
 // call and its notifications/progress (hiding it hides which call a
-// progress belongs to, and it opens nothing), and the OAuth metadata names
-// of publicKeySuffixes.
+// progress belongs to, and it opens nothing), the OAuth metadata names of
+// publicKeySuffixes, and names where "token" is a unit or a cursor, not a
+// credential: maxTokens, max_tokens, prompt_tokens, tokenizer, token_count,
+// pageToken, next_page_token. A model's token budget sent as the wrong
+// type is often the very bug a user reproduces; hiding it hides the bug.
+// A value whose shape is a secret (sk-…, ghp_…, a JWT) is redacted by its
+// shape whatever its key is called.
 func PublicKey(name string) bool {
 	key := strings.ToLower(name)
-	if key == "progresstoken" {
-		return true
-	}
 	for _, s := range publicKeySuffixes {
 		if strings.HasSuffix(key, s) {
 			return true
 		}
 	}
-	return false
+	return tokenNotCredential(key, NameWords(name))
+}
+
+// otherSecretWords are the parts of a secret-sounding key's name besides
+// "token": a name that holds one of them is secret whatever else it says.
+var otherSecretWords = []string{"secret", "passw", "credential", "key", "auth", "cookie", "session"}
+
+// tokenUnits qualify a "token" that is a count, a limit or a cursor: the
+// word before it (max_token, page_token, progressToken) or after it
+// (token_count, tokenLimit).
+var (
+	tokenBefore = map[string]bool{"max": true, "min": true, "num": true, "total": true, "page": true, "next": true,
+		"prev": true, "previous": true, "progress": true, "continuation": true, "cursor": true, "sync": true,
+		"resume": true, "stop": true, "eos": true, "bos": true, "pad": true, "unk": true, "sep": true, "special": true}
+	tokenAfter = map[string]bool{"count": true, "counts": true, "limit": true, "limits": true, "budget": true,
+		"usage": true, "len": true, "length": true, "index": true, "idx": true}
+)
+
+// tokenNotCredential reports whether key (lower-cased; words its words)
+// sounds secret only by "token", and every "token" in it is a unit, a
+// cursor or part of a longer word (tokens, tokenizer): see PublicKey.
+func tokenNotCredential(key string, words []string) bool {
+	if !strings.Contains(key, "token") {
+		return false
+	}
+	for _, w := range otherSecretWords {
+		if strings.Contains(key, w) {
+			return false
+		}
+	}
+	for i, w := range words {
+		if w != "token" && !strings.HasSuffix(w, "token") {
+			continue // tokens, tokenizer, tokenized: a unit or a process, never a credential
+		}
+		if w != "token" {
+			// one word ending in token: pagetoken, accesstoken, csrftoken
+			if !tokenBefore[strings.TrimSuffix(w, "token")] {
+				return false
+			}
+			continue
+		}
+		if (i > 0 && tokenBefore[words[i-1]]) || (i+1 < len(words) && tokenAfter[words[i+1]]) {
+			continue
+		}
+		return false // token, id_token, refresh_token, apiToken: a credential
+	}
+	return true
+}
+
+// NameWords splits a name into its lower-cased words at every byte that
+// is neither a letter nor a digit and where a lower-case letter or digit
+// meets an upper-case one: "nextPageToken" is next, page, token;
+// "max_tokens" is max, tokens.
+func NameWords(s string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range s {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+			prevLower = false
+			continue
+		case unicode.IsUpper(r) && prevLower:
+			flush()
+		}
+		cur = append(cur, r)
+		prevLower = unicode.IsLower(r) || unicode.IsDigit(r)
+	}
+	flush()
+	return words
 }
 
 // Placeholder is what a redacted secret is replaced with; the rule name stays

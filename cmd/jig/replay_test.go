@@ -202,3 +202,29 @@ func TestReplayProtocolVersionAutoOverridesTheFixture(t *testing.T) {
 		t.Errorf("replay --protocol-version auto: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
+
+// An argument named like a model's token budget or a page's cursor is no
+// secret: sent as the wrong type (maxTokens "ten") it is often the bug the
+// fixture pins. It reaches the frames, the fixture and the replay as typed,
+// and the fixture replays green; a credential beside it is still redacted.
+func TestPinKeepsTokenBudgetsAndCursors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "echo.json")
+	args := `{"message":"hi","maxTokens":"ten","page_token":"abcdefgh12","tokenizer":"cl100k_base"}`
+	server := peers.Node(t, peers.Everything, "stdio") // its echo ignores what it does not know
+	code, _, stderr := jig(t, "", append([]string{"call", "echo", "--args", args, "--frames", "--pin", file, "--"}, server...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, _ := os.ReadFile(file)
+	for _, kept := range []string{`"maxTokens":"ten"`, `"page_token":"abcdefgh12"`, `"tokenizer":"cl100k_base"`} {
+		if !strings.Contains(stderr, kept) {
+			t.Errorf("the frames on stderr do not show %s:\n%s", kept, stderr)
+		}
+		if !strings.Contains(strings.ReplaceAll(string(b), `": "`, `":"`), kept) {
+			t.Errorf("the fixture does not hold %s:\n%s", kept, b)
+		}
+	}
+	if code, stdout, stderr := jig(t, "", append([]string{"replay", file, "--"}, server...)...); code != exitOK {
+		t.Errorf("replay: exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/schema"
 )
 
@@ -375,7 +375,7 @@ func (t *tool) paginationFields() []string {
 }
 
 func checkParam(t *tool, p param, capped bool, capWhy string, f emit) {
-	words := fixture.NameWords(p.name)
+	words := frames.NameWords(p.name)
 	desc := strings.ToLower(str(p.schema, "description"))
 	if p.boolean {
 		return // schema-boolean-subschema said it
@@ -534,7 +534,7 @@ func firstLine(s string) string {
 func checkTruncation(t *tool, f emit) {
 	desc := strings.ToLower(t.title + " " + t.description)
 	for _, k := range t.paginationFields() {
-		words := strings.Join(fixture.NameWords(k), " ")
+		words := strings.Join(frames.NameWords(k), " ")
 		if strings.Contains(desc, strings.ToLower(k)) || strings.Contains(desc, words) || mentionsAny(desc, []string{"truncat", "cursor", "paginat", "next page", "more results", "has more", "partial"}) {
 			continue
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/surface"
 )
 
@@ -50,7 +50,7 @@ func ProbePlan(s *surface.Surface) []ProbeTool {
 			if p.schema == nil {
 				continue
 			}
-			words := fixture.NameWords(p.name)
+			words := frames.NameWords(p.name)
 			desc := strings.ToLower(str(p.schema, "description"))
 			free := isFreeString(p.schema)
 			switch {

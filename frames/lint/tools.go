@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/frames"
 )
 
 // A tool is one listed tool, decoded once for every rule.
@@ -47,7 +47,7 @@ func parseTools(raws []json.RawMessage) []*tool {
 		t.output, _ = def["outputSchema"].(map[string]any)
 		t.annotations, _ = def["annotations"].(map[string]any)
 		t.params = paramsOf(t.input)
-		t.words = fixture.NameWords(t.name)
+		t.words = frames.NameWords(t.name)
 		out = append(out, t)
 	}
 	return out
