@@ -248,11 +248,20 @@ func (o *callOptions) appendStep(ctx, cctx context.Context, st *streams, s *sess
 		return err
 	}
 	popts.Scenario = f.Scenario
+	caps, _ := p.captureList()
+	// The probe must see what a replay will see: a fresh session that
+	// replays the scenario's earlier steps (its setup) before this call,
+	// not this call alone on an empty server.
+	fresh := popts.Fresh
+	popts.Fresh = func(ctx context.Context, one *fixture.Fixture) (fixture.Actual, error) {
+		step := one.Calls()[0]
+		step.Name, step.Captures, step.Uses = p.step, caps, uses
+		return fresh(ctx, appended(f, out, step, one))
+	}
 	next, err := replay.Pin(cctx, s, ex, popts)
 	if err != nil {
 		return err
 	}
-	caps, _ := p.captureList()
 	step := next.Calls()[0]
 	step.Name, step.Captures, step.Uses = p.step, caps, uses
 	nf := appended(f, out, step, next)
