@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -104,7 +105,7 @@ func runDrift(ctx context.Context, o *driftOptions, st *streams) error {
 			return usageErr("%v", err)
 		}
 	}
-	sopts := stats.Options{NoShapes: o.noShapes}
+	sopts := stats.Options{NoShapes: o.noShapes, Workers: runtime.GOMAXPROCS(0)}
 	base, cur := stats.New(sopts), stats.New(sopts)
 	lb, err := loadStats(ctx, o.baseline, base)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -108,7 +109,7 @@ func loadStats(ctx context.Context, args []string, c *stats.Collector) (loaded, 
 }
 
 func runStats(ctx context.Context, o *statsOptions, st *streams) error {
-	c := stats.New(stats.Options{NoShapes: o.noShapes})
+	c := stats.New(stats.Options{NoShapes: o.noShapes, Workers: runtime.GOMAXPROCS(0)})
 	l, err := loadStats(ctx, o.recordings, c)
 	if err != nil {
 		return err

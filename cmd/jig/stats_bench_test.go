@@ -124,7 +124,7 @@ func BenchmarkStatsMillionCalls(b *testing.B) {
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	for range b.N {
-		c := stats.New(stats.Options{})
+		c := stats.New(stats.Options{Workers: runtime.GOMAXPROCS(0)})
 		l, err := loadStats(context.Background(), files, c)
 		if err != nil {
 			b.Fatal(err)
@@ -157,7 +157,7 @@ func BenchmarkStatsOneFile(b *testing.B) {
 	cpu0 := cpuTime()
 	defer func() { b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op") }()
 	for range b.N {
-		c := stats.New(stats.Options{})
+		c := stats.New(stats.Options{Workers: runtime.GOMAXPROCS(0)})
 		if _, err := loadStats(context.Background(), []string{filepath.Join(dir, "s00.jsonl")}, c); err != nil {
 			b.Fatal(err)
 		}

@@ -120,6 +120,8 @@ type DriftReport struct {
 // Compare compares the current calls with the baseline's, group by group.
 func Compare(base, cur *Collector, opts DriftOptions) DriftReport {
 	opts = opts.withDefaults()
+	base.wait()
+	cur.wait()
 	r := DriftReport{Options: opts, Groups: []GroupDrift{}}
 	keys := map[groupKey]bool{}
 	for k := range base.groups {

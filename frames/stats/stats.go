@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpjig/jig/frames"
@@ -37,6 +38,13 @@ type Options struct {
 	// 0): a result whose keys are data (a map keyed by id) would otherwise
 	// grow a field per key. Values past it are counted as Overflow.
 	MaxFields int
+	// Workers is how many goroutines read results into their groups' fields
+	// (0 or 1: the caller's own). Each group is read on one of them, in the
+	// order of its calls, so the statistics are the same whatever the
+	// number. With more than one, a frame handed to Feed.Add must not
+	// change afterwards; the Collector's readers (Report, Groups, Group,
+	// Tool) wait for the frames before them.
+	Workers int
 }
 
 // DefaultMaxFields is the default bound on fields per group.
@@ -53,10 +61,30 @@ type Collector struct {
 	// resources/read …), which are not tool calls.
 	NonTool int64
 	seq     uint64
-	// walker, result and shapes are reused from one call to the next.
+	// reader reads results on the caller's goroutine; readers, when
+	// Options.Workers > 1, are the workers' (started by the first result,
+	// stopped by wait).
+	reader  reader
+	readers []*reader
+	running sync.WaitGroup
+	shapes  map[uint64]string
+}
+
+// A reader reads results into their groups: a worker's, or the caller's.
+// Its walker and result buffer are reused from one result to the next.
+type reader struct {
 	walker fixture.Walker
 	result result
-	shapes map[uint64]string
+	jobs   chan job
+}
+
+// A job is one response for a group's reader.
+type job struct {
+	g    *Group
+	kind frames.Kind
+	raw  []byte
+	args uint64
+	at   time.Time
 }
 
 type groupKey struct{ tool, shape string }
@@ -111,6 +139,7 @@ type Group struct {
 	call      int64
 	seed      uint64
 	obs       observer // reused by observe
+	worker    int      // the worker that reads its results
 }
 
 func newGroup(tool, shape string, maxFields int, seed uint64) *Group {
@@ -146,6 +175,7 @@ type Field struct {
 	// words), for similarity to a baseline.
 	Text *TextProfile `json:"-"`
 	seen int64
+	keys map[string]string // Values' keys, by themselves
 }
 
 // MaxCategories is how many distinct strings a categorical field may have.
@@ -232,6 +262,9 @@ func (c *Collector) group(tool, shape string) *Group {
 	if g == nil {
 		c.seq += 16
 		g = newGroup(tool, shape, c.opts.MaxFields, c.seq)
+		if c.opts.Workers > 1 {
+			g.worker = len(c.groups) % c.opts.Workers
+		}
 		c.groups[k] = g
 	}
 	return g
@@ -239,6 +272,7 @@ func (c *Collector) group(tool, shape string) *Group {
 
 // Groups lists the groups by tool, then shape.
 func (c *Collector) Groups() []*Group {
+	c.wait()
 	out := make([]*Group, 0, len(c.groups))
 	for _, g := range c.groups {
 		out = append(out, g)
@@ -254,10 +288,16 @@ func (c *Collector) Groups() []*Group {
 
 // Tool is every call of the tool, whatever its shape (latency, size and
 // outcomes only), or nil.
-func (c *Collector) Tool(name string) *Group { return c.tools[name] }
+func (c *Collector) Tool(name string) *Group {
+	c.wait()
+	return c.tools[name]
+}
 
 // Group returns the group of a tool and shape, or nil.
-func (c *Collector) Group(tool, shape string) *Group { return c.groups[groupKey{tool, shape}] }
+func (c *Collector) Group(tool, shape string) *Group {
+	c.wait()
+	return c.groups[groupKey{tool, shape}]
+}
 
 func (c *Collector) call(s *Feed, req, resp *frames.Frame) {
 	name, args := contract.ToolCall(req.Raw)
@@ -288,25 +328,76 @@ func (c *Collector) call(s *Feed, req, resp *frames.Frame) {
 			x.ErrorCodes[resp.Code]++
 		}
 		return
-	case resp.Kind != frames.KindResult:
-		g.Unusable++
-		all.Unusable++
+	}
+	// The outcome is the group's reader's to count; the tool's are added
+	// up from its groups (see wait).
+	j := job{g: g, kind: resp.Kind, raw: resp.Raw, args: digest(args), at: resp.Time}
+	if c.opts.Workers <= 1 {
+		c.reader.read(j)
 		return
 	}
-	r := c.members(resp.Raw)
+	if c.readers == nil {
+		c.start()
+	}
+	c.readers[g.worker].jobs <- j
+}
+
+// start starts the workers.
+func (c *Collector) start() {
+	c.readers = make([]*reader, c.opts.Workers)
+	for i := range c.readers {
+		r := &reader{jobs: make(chan job, 256)}
+		c.readers[i] = r
+		c.running.Add(1)
+		go func() {
+			defer c.running.Done()
+			for j := range r.jobs {
+				r.read(j)
+			}
+		}()
+	}
+}
+
+// wait lets the workers finish what they were handed and stops them (the
+// next result starts them again), then adds up each tool's outcomes from
+// its groups'.
+func (c *Collector) wait() {
+	if c.readers != nil {
+		for _, r := range c.readers {
+			close(r.jobs)
+		}
+		c.running.Wait()
+		c.readers = nil
+	}
+	for _, all := range c.tools {
+		all.Results, all.ToolErrors, all.Unusable = 0, 0, 0
+	}
+	for _, g := range c.groups {
+		all := c.tools[g.Tool]
+		all.Results += g.Results
+		all.ToolErrors += g.ToolErrors
+		all.Unusable += g.Unusable
+	}
+}
+
+// read counts one response's outcome in its group and reads a result into
+// the group's fields.
+func (rd *reader) read(j job) {
+	g := j.g
+	if j.kind != frames.KindResult {
+		g.Unusable++
+		return
+	}
+	r := rd.members(j.raw)
 	switch {
 	case r == nil:
 		g.Unusable++
-		all.Unusable++
 	case r.isError:
 		g.ToolErrors++
-		all.ToolErrors++
-	case g.observe(&c.walker, r, digest(args), resp.Time):
+	case g.observe(&rd.walker, r, j.args, j.at):
 		g.Results++
-		all.Results++
 	default:
 		g.Unusable++
-		all.Unusable++
 	}
 }
 
@@ -327,9 +418,9 @@ func (r *result) key(i int) []byte {
 }
 
 // members reads the top-level members of a response's result (into a
-// buffer the Collector reuses), or nil when the result is no object.
-func (c *Collector) members(raw []byte) *result {
-	r := &c.result
+// buffer the reader reuses), or nil when the result is no object.
+func (rd *reader) members(raw []byte) *result {
+	r := &rd.result
 	r.keys, r.ends, r.vals, r.isError, r.isSC = r.keys[:0], r.ends[:0], r.vals[:0], false, false
 	if _, ok := fixture.MembersAt(raw, "result", func(key, val []byte) {
 		switch string(key) {
@@ -577,15 +668,22 @@ func (f *Field) addString(s []byte) {
 		f.HighCardinality = true
 		return
 	}
-	if _, ok := f.Values[string(s)]; ok {
-		f.Values[string(s)]++
+	// The key already in the map, found without allocating: counting
+	// f.Values[string(s)]++ would make a string of s every time.
+	if k, ok := f.keys[string(s)]; ok {
+		f.Values[k]++
 		return
 	}
 	if len(f.Values) >= MaxCategories {
 		f.HighCardinality = true
 		return
 	}
-	f.Values[string(s)] = 1
+	k := string(s)
+	if f.keys == nil {
+		f.keys = map[string]string{}
+	}
+	f.keys[k] = k
+	f.Values[k] = 1
 }
 
 // volatile reports whether a string looks like a timestamp or a UUID:
