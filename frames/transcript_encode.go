@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -104,10 +105,15 @@ func appendString(b []byte, s []byte) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		// Eight plain bytes at a time: the common case is long runs of them.
-		if i+8 <= len(s) && !needsEscape8(binary.LittleEndian.Uint64(s[i:])) {
-			i += 8
-			continue
+		// Eight bytes at a time: past them when all are plain, else straight
+		// to the first that is not (a frame's quotes are every few bytes).
+		if i+8 <= len(s) {
+			m := escapeMask8(binary.LittleEndian.Uint64(s[i:]))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
 		}
 		c := s[i]
 		if !escapes[c] {
@@ -155,11 +161,12 @@ const (
 	highs = 0x8080808080808080
 )
 
-// needsEscape8 reports whether any of the eight bytes in x is one escapes
-// marks (the bit tricks test for a zero byte, or one below 0x20, exactly).
-func needsEscape8(x uint64) bool {
+// escapeMask8 has the high bit of each byte of x that escapes marks set,
+// and perhaps of bytes after the first such (the borrows of the bit tricks
+// run upwards), never of one before it: its lowest set bit is exact.
+func escapeMask8(x uint64) uint64 {
 	below := (x - 0x20*ones) & ^x & highs
-	return below|hasZero(x^('"'*ones))|hasZero(x^('\\'*ones))|hasZero(x^(0xE2*ones)) != 0
+	return below | hasZero(x^('"'*ones)) | hasZero(x^('\\'*ones)) | hasZero(x^(0xE2*ones))
 }
 
 func hasZero(v uint64) uint64 { return (v - ones) & ^v & highs }

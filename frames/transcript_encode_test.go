@@ -112,10 +112,11 @@ func FuzzAppendRecord(f *testing.F) {
 func BenchmarkAppendRecord(b *testing.B) {
 	plain := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 950) + `"}]}}`)
 	dense := []byte(strings.Repeat(`{\"a\":\"b\"}`+"\n", 100))
+	note := []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"flood","data":"event 12345"}}`)
 	for _, c := range []struct {
 		name string
 		raw  []byte
-	}{{"1KB", plain}, {"escaped", dense}} {
+	}{{"1KB", plain}, {"escaped", dense}, {"notification", note}} {
 		b.Run(c.name, func(b *testing.B) {
 			f := Frame{Seq: 1, Time: time.Now(), Dir: ServerToClient, Kind: KindResult, Method: "tools/call", ID: "1", Raw: c.raw}
 			buf := make([]byte, 0, 4096)
