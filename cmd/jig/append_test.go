@@ -52,3 +52,27 @@ func TestAppendProbeReplaysTheSetup(t *testing.T) {
 		t.Errorf("replay of a scenario whose read step was edited to \"likes coffee\" passed:\n%s%s", out, rerr)
 	}
 }
+
+func TestAppendWritesFrames(t *testing.T) {
+	t.Run("stderr", func(t *testing.T) {
+		_, errOut := memoryScenario(t, "--frames")
+		for _, want := range []string{"→ request      initialize id=", `"name":"create_entities"`, `"name":"open_nodes"`} {
+			if !strings.Contains(errOut, want) {
+				t.Errorf("--append --frames: stderr lacks %q:\n%s", want, errOut)
+			}
+		}
+	})
+	t.Run("file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "frames.txt")
+		memoryScenario(t, "--frames="+path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("--append --frames=%s wrote no file: %v", path, err)
+		}
+		for _, want := range []string{"→ request      initialize id=", `"name":"create_entities"`, `"name":"open_nodes"`} {
+			if !strings.Contains(string(data), want) {
+				t.Errorf("--frames file lacks %q:\n%s", want, data)
+			}
+		}
+	})
+}

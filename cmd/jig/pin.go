@@ -207,14 +207,28 @@ func runAppend(ctx context.Context, o *callOptions, st *streams, argv json.RawMe
 		return err
 	}
 	defer stopRecording()
-	cctx, cancel := context.WithTimeout(ctx, o.target.timeout)
+	cctx, cancel := session.WithTimeout(ctx, o.target.timeout)
 	defer cancel()
+	if opts.Auth != nil {
+		opts.Auth.OnEvent = printEvents(st.err)
+	}
+	// --frames shows this session like any call's: the replayed steps, the
+	// call, also when it failed (withSession's contract).
 	s, err := session.Open(cctx, opts)
 	if err != nil {
+		if ferr := o.frames.write(st, opts.Log, nil); ferr != nil {
+			fmt.Fprintln(st.err, "jig:", ferr)
+		}
 		return err
 	}
-	defer s.Close()
-	return o.appendStep(ctx, cctx, st, s, f, argv, red, opts)
+	info := s.Info()
+	err = o.appendStep(ctx, cctx, st, s, f, argv, red, opts)
+	s.Close()
+	warnWithheld(st.err, opts.Log, err)
+	if ferr := o.frames.write(st, opts.Log, &info); ferr != nil && err == nil {
+		err = ferr
+	}
+	return err
 }
 
 // appendStep replays the scenario's steps on s, makes the call and saves the
