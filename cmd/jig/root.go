@@ -135,5 +135,6 @@ func newRoot(st *streams) *cobra.Command {
 		newSurfaceCmd(st, runSurfaceSave, runSurfaceDiff),
 		newLintCmd(st, runLint),
 	)
+	explainArgs(root)
 	return root
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -111,4 +112,81 @@ func suggestNames(ctx context.Context, s *session.Session, name string, list fun
 		}
 	}
 	return didYouMean(name, names)
+}
+
+// explainArgs wraps the argument validator of cmd and of every command
+// under it, so a missing or extra argument is named from the command's own
+// usage line — "jig replay needs FIXTURES" — and the usage line is shown,
+// instead of cobra's "requires at least 1 arg(s), only received 0".
+func explainArgs(cmd *cobra.Command) {
+	if check := cmd.Args; check != nil {
+		c := cmd
+		cmd.Args = func(cc *cobra.Command, args []string) error {
+			err := check(cc, args)
+			if err == nil {
+				return nil
+			}
+			return &session.UsageError{Err: argsProblem(c, args, err)}
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		explainArgs(sub)
+	}
+}
+
+// argsProblem says what is wrong with args against the positional
+// arguments c's usage line names.
+func argsProblem(c *cobra.Command, args []string, err error) error {
+	usage := fmt.Sprintf("usage: %s; see '%s --help'", c.UseLine(), c.CommandPath())
+	spec := positionals(c.Use)
+	given := len(args)
+	if at := c.ArgsLenAtDash(); at >= 0 {
+		given = at
+	}
+	name := strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
+	switch {
+	case len(spec) > 0 && given < countNames(spec):
+		missing := spec
+		if !hasAlternatives(spec) {
+			missing = namesFrom(spec, given)
+		}
+		return fmt.Errorf("%s needs %s (%s)", name, strings.ReplaceAll(strings.Join(missing, " "), " | ", " or "), usage)
+	case len(spec) > 0 && !hasAlternatives(spec) && !strings.HasSuffix(spec[len(spec)-1], "...") && given > len(spec):
+		return fmt.Errorf("%s takes %d argument(s), %s; got %d: %q (%s)", name, len(spec), strings.Join(spec, " "), given, args[:given], usage)
+	}
+	return fmt.Errorf("%w (%s)", err, usage)
+}
+
+// positionals are the tokens of a usage line naming positional arguments:
+// after the command's name, before its first flag or bracket. "|" is kept:
+// it separates alternatives.
+func positionals(use string) []string {
+	fields := strings.Fields(use)
+	var spec []string
+	for _, f := range fields[min(1, len(fields)):] {
+		if strings.HasPrefix(f, "[") || strings.HasPrefix(f, "(") || strings.HasPrefix(f, "-") {
+			break
+		}
+		spec = append(spec, f)
+	}
+	return spec
+}
+
+func hasAlternatives(spec []string) bool { return slices.Contains(spec, "|") }
+
+// countNames is how many arguments spec asks for at least: its names, or
+// one when it offers alternatives.
+func countNames(spec []string) int {
+	if hasAlternatives(spec) {
+		return 1
+	}
+	return len(spec)
+}
+
+// namesFrom is spec without its first n names.
+func namesFrom(spec []string, n int) []string {
+	if n >= len(spec) {
+		return nil
+	}
+	return spec[n:]
 }
