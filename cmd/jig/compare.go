@@ -141,7 +141,13 @@ func loadRecorded(arg string) (fixture.Call, *importer.File, error) {
 	if err != nil {
 		return fixture.Call{}, nil, usageErr("%s: %v (list the calls with: jig open %s --text | grep tools/call)", arg, err, shellQuote(path))
 	}
-	c.Label = path + c.Label
+	// The call is labelled with the address the user gave (FILE#SEQ may be
+	// its response), naming the request it answers when that is another frame.
+	if req := c.Label; hasSeq && req != "#"+strconv.FormatInt(seq, 10) {
+		c.Label = fmt.Sprintf("%s (the response to request %s)", arg, req)
+	} else {
+		c.Label = path + req
+	}
 	return c, f, nil
 }
 

@@ -93,8 +93,10 @@ func TestCompare(t *testing.T) {
 			notStdout: []string{"drift", "expected", "actual", "Several inputs", "one at a time", "breaking"}},
 		{name: "across files: release 2 renamed customer_name", a: one, b: two, code: exitServerError,
 			stdout: []string{"same arguments", "orders[0].customer_name", "BREAKING drift"}},
+		// The sides are labelled with the addresses the user gave, and
+		// the request a response answers is named beside it.
 		{name: "a response frame names its call", a: respOfFirst, b: two + "#8", code: exitServerError,
-			stdout: []string{"customer_name"}},
+			stdout: []string{"customer_name", "A: " + respOfFirst + " (the response to request #" + strconv.Itoa(seq) + ") tools/call", "B: " + two + "#8 "}},
 		{name: "missing file", a: filepath.Join(t.TempDir(), "none.jsonl"), b: one, code: exitUsage, stderr: "none.jsonl: open"},
 		{name: "not a tools/call", a: one + "#1", b: one, code: exitUsage, stderr: "frame #1 is a server/discover request, not a tools/call request or response (list the calls with: jig open"},
 		{name: "no such frame", a: one + "#9999", b: one, code: exitUsage, stderr: "there is no frame #9999"},
