@@ -51,9 +51,9 @@ func startProcess(t Target, log *frames.Log, grace time.Duration, maxFrame int) 
 	if err := workingDir(t); err != nil {
 		return nil, err
 	}
-	path, err := exec.LookPath(t.Command[0])
+	path, err := LookCommand(t.Command[0])
 	if err != nil {
-		return nil, &ConnectError{Target: t, Err: fmt.Errorf("cannot find %q: %w (is it installed and on PATH?)", t.Command[0], err)}
+		return nil, &ConnectError{Target: t, Err: err}
 	}
 	cmd := exec.Command(path, t.Command[1:]...)
 	cmd.Dir = t.Dir
@@ -86,7 +86,7 @@ func startProcess(t Target, log *frames.Log, grace time.Duration, maxFrame int) 
 		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
 			f.Close()
 		}
-		return nil, &ConnectError{Target: t, Err: fmt.Errorf("starting %s: %w", t.Command[0], err)}
+		return nil, &ConnectError{Target: t, Err: StartError(t.Command[0], err)}
 	}
 	// The child has its copies; close ours so EOF arrives when it exits.
 	inR.Close()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session"
 )
 
 // DefaultGrace is how long the server gets between SIGTERM and SIGKILL when
@@ -58,9 +59,9 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 	if grace == 0 {
 		grace = DefaultGrace
 	}
-	path, err := exec.LookPath(p.Command[0])
+	path, err := session.LookCommand(p.Command[0])
 	if err != nil {
-		return 0, fmt.Errorf("cannot find %q: %w (is it installed and on PATH?)", p.Command[0], err)
+		return 0, err
 	}
 	cmd := exec.Command(path, p.Command[1:]...)
 	cmd.Dir, cmd.Env = p.Dir, p.Env
@@ -84,7 +85,7 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
 			f.Close()
 		}
-		return 0, fmt.Errorf("starting %s: %w", p.Command[0], err)
+		return 0, session.StartError(p.Command[0], err)
 	}
 	inR.Close()
 	outW.Close()

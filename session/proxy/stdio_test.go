@@ -339,3 +339,14 @@ func cmpSorted() cmp.Option {
 
 // peer returns server-everything's entry point (PEERS.md).
 func peer(t *testing.T) string { return peers.Path(t, peers.Everything) }
+
+// A proxied command that is a directory is told as a directory (not as a
+// program missing from PATH), before anything is started.
+func TestStdioProxyDirectoryCommandSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	p := &Stdio{Command: []string{dir}, Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Log: frames.NewLog(nil)}
+	_, err := p.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "is a directory, not a program") || strings.Contains(err.Error(), "PATH") {
+		t.Fatalf("Run with a directory: %v", err)
+	}
+}
