@@ -468,16 +468,7 @@ func finishReview(st *streams, rv *fixture.Review, red *fixture.Redactor, asJSON
 	if err != nil {
 		return err
 	}
-	var unused []unusedFixture
-	if findUnused != nil {
-		deleted := map[string]bool{}
-		for _, c := range changes {
-			deleted[c.File] = c.Delete
-		}
-		if unused = findUnused(deleted); len(unused) > 0 {
-			code.add(exitServerError)
-		}
-	}
+	unused := unusedAfter(changes, findUnused, code)
 	var written []string
 	var errs []error
 	if !dryRun {
@@ -515,6 +506,30 @@ func finishReview(st *streams, rv *fixture.Review, red *fixture.Redactor, asJSON
 		return code.err()
 	}
 	rv.WriteSummary(&b)
+	writeChanges(&b, changes, written, dryRun)
+	st.out.Write(red.Bytes(b.Bytes()))
+	return code.err()
+}
+
+// unusedAfter finds, with --fail-on-unused, the unused fixtures left once
+// the changes are made (an obsolete fixture deleted is not one).
+func unusedAfter(changes []fixture.Change, findUnused func(map[string]bool) []unusedFixture, code *worstCode) []unusedFixture {
+	if findUnused == nil {
+		return nil
+	}
+	deleted := map[string]bool{}
+	for _, c := range changes {
+		deleted[c.File] = c.Delete
+	}
+	unused := findUnused(deleted)
+	if len(unused) > 0 {
+		code.add(exitServerError)
+	}
+	return unused
+}
+
+// writeChanges says what was (or would be) written or deleted.
+func writeChanges(b *bytes.Buffer, changes []fixture.Change, written []string, dryRun bool) {
 	for _, c := range changes {
 		verb := "wrote"
 		switch {
@@ -526,14 +541,12 @@ func finishReview(st *streams, rv *fixture.Review, red *fixture.Redactor, asJSON
 			verb = "deleted"
 		}
 		if dryRun || contains(written, c.File) {
-			fmt.Fprintf(&b, "%s %s: %s\n", verb, c.File, strings.Join(c.What, "; "))
+			fmt.Fprintf(b, "%s %s: %s\n", verb, c.File, strings.Join(c.What, "; "))
 		}
 	}
 	if len(changes) == 0 {
 		b.WriteString("nothing to write\n")
 	}
-	st.out.Write(red.Bytes(b.Bytes()))
-	return code.err()
 }
 
 func contains(list []string, s string) bool {

@@ -54,88 +54,95 @@ type unusedOptions struct {
 const maxUnusedWalk = 100_000
 
 func findUnused(reports []fixture.Report, o unusedOptions) []unusedFixture {
-	var out []unusedFixture
 	covered := map[string]bool{}
-	abs := func(p string) string {
-		a, err := filepath.Abs(p)
-		if err != nil {
-			return filepath.Clean(p)
-		}
-		return a
-	}
+	var out []unusedFixture
 	for _, r := range reports {
-		name := r.File
-		if name == "" {
-			name = r.Scenario
-		} else {
-			covered[abs(r.File)] = true
+		if r.File != "" {
+			covered[absPath(r.File)] = true
 		}
-		switch {
-		case r.Obsolete:
-			why := fmt.Sprintf("its tool %q is no longer listed", r.Tool)
-			if r.RenamedTo != "" {
-				why += fmt.Sprintf(" (renamed to %q?)", r.RenamedTo)
-			}
-			report := cmp.Or(o.review, o.report, "REPORT.json")
-			next := "delete it (jig review " + report + " --delete " + r.Scenario + ") or pin the tool that replaced it"
-			out = append(out, unusedFixture{name, why, next})
-		case r.NotRun != "":
-			out = append(out, unusedFixture{name, "not run: " + firstLineOf(r.NotRun), "fix what kept it from running, and replay it again"})
-		default:
-			for _, d := range r.Differences {
-				if d.Kind == fixture.KindCapture {
-					out = append(out, unusedFixture{name, fmt.Sprintf("cut short at step %d: %s, so the steps after it were never sent", d.Step+1, firstLineOf(d.Detail)),
-						"re-pin the scenario, or fix the capture it relies on"})
-					break
-				}
-			}
+		if u, ok := unusedReport(r, o); ok {
+			out = append(out, u)
 		}
 	}
-	seen := 0
 	for _, root := range o.roots {
-		info, err := os.Stat(root)
-		if err != nil || !info.IsDir() {
-			continue
-		}
-		rootAbs := abs(root)
-		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() {
-				if path != root && strings.HasPrefix(d.Name(), ".") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if seen++; seen > maxUnusedWalk {
-				return filepath.SkipAll
-			}
-			if !strings.HasSuffix(d.Name(), ".json") || strings.HasPrefix(d.Name(), ".") || covered[abs(path)] {
-				return nil
-			}
-			direct := filepath.Dir(abs(path)) == rootAbs
-			if direct && o.review == "" {
-				return nil // a replay loaded it, or told why not
-			}
-			if direct && o.otherShard != nil && o.otherShard(path) {
-				return nil
-			}
-			if _, err := fixture.Load(path); err != nil {
-				return nil // not a fixture (a schema, a config): not ours to name
-			}
-			switch {
-			case !direct:
-				out = append(out, unusedFixture{path, "in a subdirectory of " + root + ", which jig replay " + root + " does not read",
-					"replay " + filepath.Dir(path) + " too (another CI job), or move it into " + root})
-			default:
-				out = append(out, unusedFixture{path, "none of the reports reviewed compared it (added since, or another shard's report not given)",
-					"replay it and review that report too"})
-			}
-			return nil
-		})
+		out = append(out, unusedFiles(root, covered, o)...)
 	}
 	slices.SortStableFunc(out, func(a, b unusedFixture) int { return strings.Compare(a.file, b.file) })
+	return out
+}
+
+func absPath(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	return a
+}
+
+// unusedReport says why a replayed scenario exercised nothing: obsolete,
+// not run, or cut short.
+func unusedReport(r fixture.Report, o unusedOptions) (unusedFixture, bool) {
+	name := cmp.Or(r.File, r.Scenario)
+	switch {
+	case r.Obsolete:
+		why := fmt.Sprintf("its tool %q is no longer listed", r.Tool)
+		if r.RenamedTo != "" {
+			why += fmt.Sprintf(" (renamed to %q?)", r.RenamedTo)
+		}
+		report := cmp.Or(o.review, o.report, "REPORT.json")
+		return unusedFixture{name, why, "delete it (jig review " + report + " --delete " + r.Scenario + ") or pin the tool that replaced it"}, true
+	case r.NotRun != "":
+		return unusedFixture{name, "not run: " + firstLineOf(r.NotRun), "fix what kept it from running, and replay it again"}, true
+	}
+	for _, d := range r.Differences {
+		if d.Kind == fixture.KindCapture {
+			return unusedFixture{name, fmt.Sprintf("cut short at step %d: %s, so the steps after it were never sent", d.Step+1, firstLineOf(d.Detail)),
+				"re-pin the scenario, or fix the capture it relies on"}, true
+		}
+	}
+	return unusedFixture{}, false
+}
+
+// unusedFiles are the fixture files under root that no report covered: in
+// a subdirectory, or (for a review) beside the reviewed ones.
+func unusedFiles(root string, covered map[string]bool, o unusedOptions) []unusedFixture {
+	info, err := os.Stat(root)
+	if err != nil || !info.IsDir() {
+		return nil
+	}
+	var out []unusedFixture
+	rootAbs, seen := absPath(root), 0
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir() && path != root && strings.HasPrefix(d.Name(), "."):
+			return filepath.SkipDir
+		case d.IsDir():
+			return nil
+		}
+		if seen++; seen > maxUnusedWalk {
+			return filepath.SkipAll
+		}
+		if !strings.HasSuffix(d.Name(), ".json") || strings.HasPrefix(d.Name(), ".") || covered[absPath(path)] {
+			return nil
+		}
+		direct := filepath.Dir(absPath(path)) == rootAbs
+		if direct && (o.review == "" || (o.otherShard != nil && o.otherShard(path))) {
+			return nil // a replay loaded it, or said why not; or another shard's
+		}
+		if _, err := fixture.Load(path); err != nil {
+			return nil // not a fixture (a schema, a config): not ours to name
+		}
+		if !direct {
+			out = append(out, unusedFixture{path, "in a subdirectory of " + root + ", which jig replay " + root + " does not read",
+				"replay " + filepath.Dir(path) + " too (another CI job), or move it into " + root})
+		} else {
+			out = append(out, unusedFixture{path, "none of the reports reviewed compared it (added since, or another shard's report not given)",
+				"replay it and review that report too"})
+		}
+		return nil
+	})
 	return out
 }
 
