@@ -161,6 +161,25 @@ func Fields(obj []byte, fn func(key string, val []byte)) bool {
 	return fields(obj, func(_ string, i int) (int, bool) { return validValue(obj, i) }, fn)
 }
 
+// FieldsUntil is Fields that stops where fn returns false: the members
+// after it are neither read nor checked (the first members of a large
+// object, at the cost of those). It reports whether obj was well formed as
+// far as it was read.
+func FieldsUntil(obj []byte, fn func(key string, val []byte) (more bool)) bool {
+	stopped := false
+	ok := fields(obj, func(k string, i int) (int, bool) {
+		if stopped {
+			return 0, false
+		}
+		end, ok := validValue(obj, i)
+		if ok && !fn(k, obj[i:end]) {
+			stopped = true
+		}
+		return end, ok
+	}, nil)
+	return ok || stopped
+}
+
 // fields walks the members of obj: value reads the value of member key that
 // starts at obj[i] and returns where it ends; then fn, when not nil, is
 // handed the member.

@@ -91,3 +91,17 @@ func TestArrayMember(t *testing.T) {
 		t.Errorf("an empty list: %q %v", elems, ok)
 	}
 }
+
+func TestFieldsUntil(t *testing.T) {
+	var got []string
+	ok := FieldsUntil([]byte(`{"name":"a","tool":"t","request":{"x":[1,2]},"actual":not json`), func(k string, v []byte) bool {
+		got = append(got, k)
+		return k != "request"
+	})
+	if !ok || strings.Join(got, ",") != "name,tool,request" {
+		t.Errorf("FieldsUntil = %v %v", got, ok)
+	}
+	if FieldsUntil([]byte(`{"name":tru}`), func(string, []byte) bool { return true }) {
+		t.Error("a broken member read as well formed")
+	}
+}
