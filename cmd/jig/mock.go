@@ -252,7 +252,13 @@ func serveMockHTTP(ctx context.Context, srv *mock.Server, addr string, sse bool,
 	if sse {
 		h, path = srv.SSEHandler(), "/sse"
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// Shutting down ends the streams that stay open (the standalone GET
+	// stream, an SSE session, a request the recorded client cancelled)
+	// instead of waiting out the grace for them.
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return streams }}
+	hs.RegisterOnShutdown(endStreams)
 	fmt.Fprintf(st.err, "jig mock: listening on http://%s%s (ctrl+c ends it)\n", ln.Addr(), path)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
