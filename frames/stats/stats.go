@@ -176,6 +176,7 @@ type Field struct {
 	Text *TextProfile `json:"-"`
 	seen int64
 	keys map[string]string // Values' keys, by themselves
+	next *Field            // the field visited after this one last time
 }
 
 // MaxCategories is how many distinct strings a categorical field may have.
@@ -513,7 +514,7 @@ const maxAnswers = 1 << 16
 func (g *Group) observe(w *fixture.Walker, r *result, args uint64, at time.Time) bool {
 	g.call++
 	o := &g.obs
-	*o = observer{g: g, at: at, masked: hashSeed, exact: hashSeed, key: o.key[:0], num: o.num[:0]}
+	*o = observer{g: g, at: at, masked: hashSeed, exact: hashSeed, key: o.key[:0], num: o.num[:0], last: o.last}
 	w.Text = !r.isSC
 	for i := range r.vals {
 		key := r.key(i)
@@ -576,6 +577,7 @@ type observer struct {
 	// answer as it is.
 	masked, exact uint64
 	key, num      []byte
+	last          *Field // the field visited last
 }
 
 var (
@@ -586,7 +588,14 @@ var (
 
 func (o *observer) Visit(path []byte, k fixture.Kind, b bool, x float64, s []byte, n int) {
 	g := o.g
-	f := g.Fields[string(path)]
+	// Results repeat their layout: the field after the last one is most
+	// often the one that came after it before, found without the map.
+	var f *Field
+	if o.last != nil && o.last.next != nil && o.last.next.Path == string(path) {
+		f = o.last.next
+	} else if f = g.Fields[string(path)]; f != nil && o.last != nil {
+		o.last.next = f
+	}
 	if f == nil {
 		if len(g.Fields) >= g.maxFields {
 			g.Overflow++
@@ -596,7 +605,11 @@ func (o *observer) Visit(path []byte, k fixture.Kind, b bool, x float64, s []byt
 		f = &Field{Path: p, Values: map[string]int64{}}
 		g.Fields[p] = f
 		g.order = append(g.order, p)
+		if o.last != nil {
+			o.last.next = f
+		}
 	}
+	o.last = f
 	if f.seen != g.call {
 		f.seen = g.call
 		f.Present++
