@@ -16,6 +16,7 @@ import (
 	"github.com/mcpjig/jig/frames/contract"
 	"github.com/mcpjig/jig/frames/importer"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/record"
 	"github.com/mcpjig/jig/ui"
 )
 
@@ -28,6 +29,7 @@ type openOptions struct {
 	text           bool
 	releaseChanged bool
 	secretEnv      []string
+	dir            string // --dir: the sessions the picker lists, without FILE
 }
 
 const openLong = `Open a recorded session in the TUI: jig's own transcripts (from jig proxy,
@@ -48,6 +50,7 @@ exactly as the client sent them, and compares the new response with the
 recorded one. The reproduction is not recorded unless --record FILE is given.`
 
 const openExample = `  jig open run.jsonl
+  jig open                                  # pick one of the recorded sessions, newest first
   jig open conversation.json --demo          # an agent transcript; r reproduces a call
   jig open ~/.claude/projects/-home-dev-shop/SESSION.jsonl -- node server.js
   jig open run.jsonl --demo --release 2     # reproduce against another server
@@ -57,12 +60,17 @@ const openExample = `  jig open run.jsonl
 func newOpenCmd(st *streams, runF runFunc[openOptions]) *cobra.Command {
 	o := &openOptions{}
 	cmd := &cobra.Command{
-		Use:     "open FILE [flags] [-- command args...]",
+		Use:     "open [FILE] [flags] [-- command args...]",
 		Short:   "Step through a recorded session frame by frame, and reproduce its calls",
 		Long:    openLong,
 		Example: openExample,
-		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 || cmd.ArgsLenAtDash() == 0 {
+				// No file: pick one of the recorded sessions.
+				o.command = args
+				o.releaseChanged = cmd.Flags().Changed("release")
+				return runF(cmd.Context(), o, st)
+			}
 			o.file = args[0]
 			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
 				if dash != 1 {
@@ -79,6 +87,7 @@ func newOpenCmd(st *streams, runF runFunc[openOptions]) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&o.text, "text", false, "print the frames as text instead of opening the TUI")
+	cmd.Flags().StringVar(&o.dir, "dir", "", "without FILE: the sessions directory to pick a recording from (default $XDG_STATE_HOME/jig/sessions, as jig sessions)")
 	o.target.bind(cmd)
 	bindSecretEnv(cmd, &o.secretEnv)
 	return cmd
@@ -88,6 +97,11 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	red, err := runRedactor(st, o.secretEnv) // --text prints through it too
 	if err != nil {
 		return err
+	}
+	if o.file == "" {
+		if o.file, err = pickSession(ctx, o, st); err != nil || o.file == "" {
+			return err
+		}
 	}
 	f, err := importer.Open(o.file)
 	if err != nil {
@@ -100,7 +114,7 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	if o.text {
 		return writeFramesText(st, f)
 	}
-	cfg := ui.Config{Reader: f.Reader, Title: fmt.Sprintf("%s (%s, %d frames)", o.file, f.Format, f.Reader.Len()), Timeout: o.target.timeout,
+	cfg := ui.Config{Reader: f.Reader, Title: fmt.Sprintf("%s (%s)", o.file, f.Format), Timeout: o.target.timeout,
 		Record: f.Record()}
 	repro, err := o.reproduceOptions(f.Header.Target)
 	if err != nil {
@@ -290,4 +304,42 @@ func oneLine(raw []byte) string {
 		return fmt.Sprintf("%q", raw)
 	}
 	return string(out)
+}
+
+// pickSession is jig open without FILE: on a terminal, a picker of the
+// recorded sessions, newest first ("" if the user picked none); elsewhere
+// (or with --text) a usage error that lists the newest and says how to
+// name one.
+func pickSession(ctx context.Context, o *openOptions, st *streams) (string, error) {
+	so := sessionsOptions{dir: o.dir}
+	dir, err := so.directory()
+	if err != nil {
+		return "", err
+	}
+	list, err := record.List(dir)
+	if err != nil {
+		return "", usageErr("sessions directory %s: %v", dir, err)
+	}
+	if len(list) == 0 {
+		return "", usageErr("open: no FILE given, and there are no recorded sessions in %s to pick from: give a recording (jig open FILE), or record one with jig proxy -- COMMAND or --record FILE", dir)
+	}
+	if o.text || !isTerminal(st) {
+		var b strings.Builder
+		for i, s := range list[:min(len(list), 5)] {
+			fmt.Fprintf(&b, "\n  %s  %s  %s", s.Started.Local().Format("2006-01-02 15:04:05"), frames.ShortenMiddle(s.Target, 40), s.Path)
+			if i == 0 {
+				b.WriteString("   (newest)")
+			}
+		}
+		return "", usageErr("open: no FILE given; on a terminal jig open shows a picker, here name one (jig sessions lists all %d):%s", len(list), st.redact.String(b.String()))
+	}
+	picker := ui.NewSessionPicker(dir, list, st.redact)
+	p := tea.NewProgram(picker, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrInterrupted) {
+		return "", tuiFailed(err)
+	}
+	if in := interruption(ctx); in != nil {
+		return "", in
+	}
+	return picker.Chosen(), nil
 }
