@@ -88,6 +88,7 @@ type Model struct {
 	focus   paneID
 	shown   [slotCount]paneID // the pane each slot shows when side by side
 	overlay overlay           // nil when none is open
+	raw     *rawComposer      // the raw message composer, kept between openings (nil until X)
 
 	asks  *asks
 	auth  *authFlow

@@ -174,6 +174,15 @@ func setLogLevel(ctx context.Context, s *session.Session, timeout time.Duration,
 	})
 }
 
+// sendRaw sends a raw message off the UI goroutine and waits for its
+// answer (session.SendRaw).
+func sendRaw(ctx context.Context, s *session.Session, msg sendRawMsg) tea.Cmd {
+	return run(func() routed {
+		res, err := s.SendRaw(ctx, []byte(msg.text), session.RawOptions{Wait: rawWait})
+		return rawDoneMsg{res: res, err: err, suggested: msg.suggested}
+	})
+}
+
 // renderCall renders a large result off the UI goroutine.
 func renderCall(c *call) tea.Cmd {
 	return run(func() routed {

@@ -14,7 +14,7 @@ func bind(keys []string, help, desc string) key.Binding {
 // pane table.
 type globalKeys struct {
 	Quit, ForceQuit, Help, Next, Prev, Info, Stats, Retry, Relist,
-	CancelCall, Answer, LogLevel, Auth key.Binding
+	CancelCall, Answer, LogLevel, Auth, Raw key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -37,6 +37,18 @@ func newGlobalKeys() globalKeys {
 		Answer:   bind([]string{"A", "ctrl+o"}, "A/ctrl+o", "answer the server's waiting request (ctrl+o while typing)"),
 		LogLevel: bind([]string{"L"}, "L", "set the server's log level (logging/setLevel)"),
 		Auth:     bind([]string{"O"}, "O", "the OAuth login: the URL to open, its steps, what was granted"),
+		Raw:      bind([]string{"X"}, "X", "compose a raw JSON-RPC message, sent exactly as typed (jig send --raw)"),
+	}
+}
+
+// rawKeys are the raw composer's; its text keys are the editor's.
+type rawKeys struct{ Send, Suggest, Close key.Binding }
+
+func newRawKeys() rawKeys {
+	return rawKeys{
+		Send:    bind([]string{"ctrl+s"}, "ctrl+s", "send it on the session, exactly as typed"),
+		Suggest: bind([]string{"ctrl+r"}, "ctrl+r", "start again from a ping with the next raw id"),
+		Close:   bind([]string{"esc"}, "esc", "close (the text is kept for X)"),
 	}
 }
 

@@ -263,6 +263,25 @@ type setLogLevelMsg struct{ level string }
 
 func (msg setLogLevelMsg) route(m *Model) tea.Cmd { return m.setLogLevel(msg) }
 
+// sendRawMsg asks to write text on the session exactly as typed (the raw
+// composer); suggested says it is the composer's own suggestion, unedited.
+type sendRawMsg struct {
+	text      string
+	suggested bool
+}
+
+func (msg sendRawMsg) route(m *Model) tea.Cmd { return m.sendRaw(msg) }
+
+// rawDoneMsg: a raw message was written (or refused), and the server
+// answered it, or jig stopped waiting (res.Ended says why).
+type rawDoneMsg struct {
+	res       *session.RawResult
+	err       error
+	suggested bool
+}
+
+func (msg rawDoneMsg) route(m *Model) tea.Cmd { return m.rawDone(msg) }
+
 // editCallMsg asks to load a previous call's tool and arguments into the
 // editor (and, with edit, to start typing in it).
 type editCallMsg struct {
