@@ -121,6 +121,8 @@ type askDialog struct {
 	aboutDoc *doc
 	edit     *textEdit
 	schema   json.RawMessage // the requested schema (elicitation)
+	form     *elicitForm     // the schema as a form, when it is one a form can say
+	json     bool            // the content is typed as JSON, not in the form
 
 	checked    string
 	problem    *jsonProblem
@@ -147,6 +149,11 @@ func (d *askDialog) open(q *serverAsk, during string) {
 	} else {
 		d.schema = requestedSchema(q)
 		d.edit.setValue(prefill(d.schema))
+		d.form, d.json = nil, false
+		if f, ok := newElicitForm(d.st, d.schema); ok && q.elicit.Mode != "url" {
+			d.form = f
+			d.edit.setValue(f.content())
+		}
 	}
 	d.edit.focus()
 	d.aboutDoc = d.describe()
@@ -215,7 +222,9 @@ func (d *askDialog) describe() *doc {
 		return b.doc()
 	}
 	b.line(rolePlain, p.Message)
-	writeSchema(&b, d.schema, d.width)
+	if !d.inForm() {
+		writeSchema(&b, d.schema, d.width) // the form shows each field
+	}
 	return b.doc()
 }
 
@@ -287,6 +296,9 @@ func (d *askDialog) fitEditor() {
 		probH = len(d.problemLines())
 	}
 	d.edit.setSize(d.width, max(d.height-aboutH-chromeRows(d.label())-probH, 1))
+	if d.form != nil {
+		d.form.width, d.form.height = d.width, max(d.height-aboutH-chromeRows(d.label())-probH, 1)
+	}
 }
 
 // update takes the answer's text, a paste and the wheel.
@@ -300,7 +312,18 @@ func (d *askDialog) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// inForm reports whether the content is being filled in the form.
+func (d *askDialog) inForm() bool { return d.form != nil && !d.json }
+
 func (d *askDialog) typed(msg tea.Msg) tea.Cmd {
+	if d.q != nil && d.inForm() {
+		if d.form.typed(msg) {
+			d.edit.setValue(d.form.content())
+			d.confirm = false
+			d.revalidate()
+		}
+		return nil
+	}
 	if d.q != nil && d.edit.update(msg) {
 		d.confirm = false
 		d.revalidate()
@@ -333,6 +356,16 @@ func (d *askDialog) actions() []action {
 		on(k.AboutDown, does(func() { d.about.scroll(1) })),
 		on(k.AboutUp, does(func() { d.about.scroll(-1) })),
 	)
+	if d.form != nil {
+		as = append(as, on(k.FormJSON, does(d.toggleJSON)))
+	}
+	if d.inForm() {
+		as = append(as, on(k.FormNext, does(func() { d.form.move(1) })), on(k.FormPrev, does(func() { d.form.move(-1) })))
+		if d.form.fields[d.form.at].isChoice() {
+			return as
+		}
+		return append(as, fieldActions(d.form.edit, func(k tea.KeyPressMsg) tea.Cmd { return d.typed(k) })...)
+	}
 	return append(as, fieldActions(d.edit, func(k tea.KeyPressMsg) tea.Cmd { return d.typed(k) })...)
 }
 
@@ -358,6 +391,21 @@ func (d *askDialog) send() tea.Cmd {
 	return d.answer(askAnswer{elicit: &mcp.ElicitResult{Action: "accept", Content: content}}, "accepted with your content")
 }
 
+// toggleJSON switches between the form and its content as JSON. Back in
+// the form, the content is the form's again.
+func (d *askDialog) toggleJSON() {
+	d.json = !d.json
+	if d.json {
+		d.edit.setValue(d.form.asJSON())
+	} else {
+		d.edit.setValue(d.form.content())
+	}
+	d.confirm = false
+	d.revalidate()
+	d.aboutDoc = d.describe()
+	d.setSize(d.width, d.height)
+}
+
 func (d *askDialog) answer(a askAnswer, what string) tea.Cmd {
 	return d.out.send(answerAskMsg{id: d.q.id, answer: a, what: what})
 }
@@ -366,7 +414,11 @@ func (d *askDialog) view() string {
 	if d.q == nil {
 		return ""
 	}
-	lines := []string{d.about.view(d.st), d.label(), d.edit.view()}
+	body := d.edit.view()
+	if d.inForm() {
+		body = d.form.view()
+	}
+	lines := []string{d.about.view(d.st), d.label(), body}
 	if d.isElicit() {
 		lines = append(lines, strings.Join(d.problemLines(), "\n"))
 	}
@@ -376,8 +428,14 @@ func (d *askDialog) view() string {
 // label is the line between the request and the answer: what to type.
 func (d *askDialog) label() string {
 	label := "your reply: the assistant's text, model \"" + samplingModel + "\" (ctrl+k clears the placeholder)"
-	if d.isElicit() {
+	switch {
+	case d.inForm():
+		label = "content: the requested schema as a form (● required) · tab next field · " + d.form.hint() + " · ctrl+t JSON"
+	case d.isElicit():
 		label = "content: JSON, checked against the requested schema as you type"
+		if d.form != nil {
+			label += " · ctrl+t back to the form"
+		}
 	}
 	if d.about.maxTop() > 0 {
 		label += " · shift+↓/↑ scroll the request (" + d.about.position() + ")"

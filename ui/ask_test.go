@@ -89,7 +89,10 @@ func TestFlowElicitationAccepted(t *testing.T) {
 	f := start(t, cfg, 160, 40)
 	f.pick("trigger-elicitation-request")
 	f.keys("ctrl+s")
-	f.waitFor("The server asks you for input (elicitation/create)", "Please provide inputs", `"name": ""`, "✓ valid against the requested schema")
+	f.waitFor("The server asks you for input (elicitation/create)", "Please provide inputs", "the requested schema as a form")
+	// The raw JSON is still there: ctrl+t.
+	f.keys("ctrl+t")
+	f.waitFor(`"name": ""`, "✓ valid against the requested schema", "ctrl+t back to the form")
 	// Hidden, the request keeps waiting; ctrl+o brings it back while typing.
 	f.keys("esc")
 	f.waitFor("the server waits for your answer (1)")
@@ -97,6 +100,27 @@ func TestFlowElicitationAccepted(t *testing.T) {
 	f.waitFor("Please provide inputs")
 	f.keys("down", "end", "left", "left", "Ada Lovelace", "ctrl+s")
 	f.waitFor("Name: Ada Lovelace", "✓ ok")
+}
+
+// TestFlowElicitationForm: the requested schema is a form — fields by
+// type, required ones marked, defaults filled in, a boolean and an enum as
+// choices — validated before accept: a value of the wrong type is named,
+// and the server gets the content the form says.
+func TestFlowElicitationForm(t *testing.T) {
+	cfg := everything(t)
+	f := start(t, cfg, 160, 40)
+	f.pick("trigger-elicitation-request")
+	f.keys("ctrl+s")
+	f.waitFor("the requested schema as a form", "▶ ● name", "string · required", "It was a dark and stormy night.", `["Monica"]`)
+	f.waitFor("missing property 'name'")
+	f.keys("Ada Lovelace", "tab", " ", " ")
+	f.waitFor("false  [true]", "✓ valid against the requested schema")
+	f.keys("tab", "tab", "tab", "tab", "tab")
+	f.waitFor("▶ ○ integer", "integer · ≥ 1 · ≤ 100")
+	f.keys("backspace", "backspace", "seven")
+	f.waitFor("/integer: got string, want integer")
+	f.keys("ctrl+w", "7", "ctrl+s")
+	f.waitFor("Name: Ada Lovelace", "Agreed to terms: true", "Favorite Integer: 7", "✓ ok")
 }
 
 func TestFlowProgressAndCancel(t *testing.T) {

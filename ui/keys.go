@@ -56,6 +56,7 @@ func newRawKeys() rawKeys {
 // editor's; these are the ones that decide.
 type askKeys struct {
 	Send, SendReply, Reject, RejectSampling, Cancel, Later, AboutUp, AboutDown key.Binding
+	FormNext, FormPrev, FormJSON                                               key.Binding
 }
 
 func newAskKeys() askKeys {
@@ -68,6 +69,9 @@ func newAskKeys() askKeys {
 		Later:          bind([]string{"esc"}, "esc", "answer later (A)"),
 		AboutUp:        bind([]string{"shift+up"}, "shift+↑", "scroll the request up"),
 		AboutDown:      bind([]string{"shift+down"}, "shift+↓", "scroll the request"),
+		FormNext:       bind([]string{"tab", "down"}, "tab/↓", "next field"),
+		FormPrev:       bind([]string{"shift+tab", "up"}, "shift+tab/↑", "previous field"),
+		FormJSON:       bind([]string{"ctrl+t"}, "ctrl+t", "the content as JSON / back to the form"),
 	}
 }
 
