@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpjig/jig/session/peers"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -248,4 +249,23 @@ func TestNotificationGist(t *testing.T) {
 			t.Errorf("notificationGist(%s) = %q, want %q", tt.body, got, tt.want)
 		}
 	}
+}
+
+// TestFlowPromptArgumentCompletion: ctrl+space in a prompt's argument asks
+// the server (completion/complete) and types in the one value it offers;
+// the arguments typed so far go with it as context.
+func TestFlowPromptArgumentCompletion(t *testing.T) {
+	cfg := everything(t)
+	f := start(t, cfg, 120, 35)
+	f.waitFor("mcp-servers/everything")
+	f.keys("6")
+	f.waitFor("completable-prompt")
+	f.keys("j", "j", "enter")
+	f.waitFor("completable-prompt", `"department": ""`, "EDITING")
+	f.keys("down", "end", "left", "left", "E")
+	f.tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Mod: tea.ModCtrl})
+	f.waitFor(`"department": "Engineering"`, `department="E" → Engineering`)
+	f.keys("down", "end", "left")
+	f.tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Mod: tea.ModCtrl})
+	f.waitFor(`completable-prompt name="" → `)
 }

@@ -183,6 +183,20 @@ func sendRaw(ctx context.Context, s *session.Session, msg sendRawMsg) tea.Cmd {
 	})
 }
 
+// complete asks for a prompt argument's completions off the UI goroutine.
+func complete(ctx context.Context, s *session.Session, timeout time.Duration, msg completeMsg) tea.Cmd {
+	return run(func() routed {
+		cctx, cancel := session.WithTimeout(ctx, timeout)
+		defer cancel()
+		_, c, err := s.Complete(cctx, session.CompletionRef{Prompt: msg.prompt}, msg.arg, msg.partial, msg.given)
+		done := completedMsg{completeMsg: msg, err: err}
+		if c != nil {
+			done.values, done.more = c.Values, c.HasMore
+		}
+		return done
+	})
+}
+
 // renderCall renders a large result off the UI goroutine.
 func renderCall(c *call) tea.Cmd {
 	return run(func() routed {

@@ -178,7 +178,7 @@ func newURIKeys() uriKeys {
 
 type editorKeys struct {
 	Edit, Done, Send, Reset, PrevCall, NextCall, ScrollUp, ScrollDown, Progress key.Binding
-	Clear, AddOptional, AddOptionalTyping                                       key.Binding
+	Clear, AddOptional, AddOptionalTyping, Complete                             key.Binding
 }
 
 func newEditorKeys() editorKeys {
@@ -196,6 +196,7 @@ func newEditorKeys() editorKeys {
 		// o types an o while editing; alt+o adds there.
 		AddOptional:       bind([]string{"o"}, "o", "add the next optional argument"),
 		AddOptionalTyping: bind([]string{"alt+o"}, "alt+o", "add the next optional argument"),
+		Complete:          bind([]string{"ctrl+space", "ctrl+@"}, "ctrl+space", "complete the prompt argument at the cursor (completion/complete)"),
 	}
 }
 

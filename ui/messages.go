@@ -263,6 +263,28 @@ type setLogLevelMsg struct{ level string }
 
 func (msg setLogLevelMsg) route(m *Model) tea.Cmd { return m.setLogLevel(msg) }
 
+// completeMsg asks the server for the values that complete a prompt
+// argument (completion/complete); text, row and col are where the editor
+// was, so a late answer never types into text that moved on.
+type completeMsg struct {
+	prompt, arg, partial string
+	given                map[string]string
+	text                 string
+	row, col             int
+}
+
+func (msg completeMsg) route(m *Model) tea.Cmd { return m.completeArg(msg) }
+
+// completedMsg: the server's completions for a completeMsg.
+type completedMsg struct {
+	completeMsg
+	values []string
+	more   bool
+	err    error
+}
+
+func (msg completedMsg) route(m *Model) tea.Cmd { return m.editor().completed(msg) }
+
 // sendRawMsg asks to write text on the session exactly as typed (the raw
 // composer); suggested says it is the composer's own suggestion, unedited.
 type sendRawMsg struct {
