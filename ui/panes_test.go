@@ -424,7 +424,7 @@ func TestLayout(t *testing.T) {
 }
 
 func TestModelScreens(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 60}} {
+	for _, size := range [][2]int{{80, 24}, {120, 35}, {200, 50}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := New(Config{Reader: storyLog(), Title: "story.jsonl"})
 			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
