@@ -98,6 +98,7 @@ type Model struct {
 
 	hdr    header
 	status statusLine
+	said   []statusLine // the status lines shown so far, oldest first (at most saidMax); H shows them
 	lay    layout
 }
 
@@ -247,6 +248,34 @@ type statusLine struct {
 // setStatus shows text in the footer, redacted: errors quote servers.
 func (m *Model) setStatus(text string, isErr bool) {
 	m.status = statusLine{m.env.redact.String(text), isErr}
+	if text != "" && (len(m.said) == 0 || m.said[len(m.said)-1] != m.status) {
+		// A hint gone from the footer is still there with H.
+		m.said = append(m.said, m.status)
+		if len(m.said) > saidMax {
+			m.said = m.said[len(m.said)-saidMax:]
+		}
+	}
+}
+
+// saidMax is how many status lines H keeps.
+const saidMax = 100
+
+// openSaid shows the status lines so far, the newest first.
+func (m *Model) openSaid() {
+	m.openOverlay(newTextOverlay(m.st(), "Status messages, the newest first", m.env.out, m.env.redact, func(w int) (*doc, []string) {
+		var b docBuilder
+		if len(m.said) == 0 {
+			b.line(roleMuted, "nothing said yet")
+		}
+		for i := len(m.said) - 1; i >= 0; i-- {
+			r := rolePlain
+			if m.said[i].isErr {
+				r = roleError
+			}
+			b.line(r, m.said[i].text)
+		}
+		return b.doc(), nil
+	}))
 }
 
 // framesOnly reports whether only the frames pane is shown: a recording

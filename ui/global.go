@@ -85,6 +85,7 @@ func (m *Model) lastActions() []action {
 	as = append(as,
 		on(k.Info, does(m.openInfo)).only(m.infoAvailable(), "not connected yet: there is no server info to show"),
 		on(k.Stats, does(m.openStats)),
+		on(k.Said, does(m.openSaid)),
 		on(k.Auth, does(m.openAuth)).only(m.auth.seen > 0, "the server has not asked for OAuth in this session"),
 		on(k.Retry, m.retry).only(m.conn().failed(), "the session is not down: there is nothing to retry"),
 		on(k.Relist, func() tea.Cmd { return m.relist(paneTools, "refresh") }).only(s != nil, "not connected: nothing can be listed"),

@@ -14,7 +14,7 @@ func bind(keys []string, help, desc string) key.Binding {
 // pane table.
 type globalKeys struct {
 	Quit, ForceQuit, Help, Next, Prev, Info, Stats, Retry, Relist,
-	CancelCall, Answer, LogLevel, Auth, Raw key.Binding
+	CancelCall, Answer, LogLevel, Auth, Raw, Said key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -37,6 +37,7 @@ func newGlobalKeys() globalKeys {
 		Answer:   bind([]string{"A", "ctrl+o"}, "A/ctrl+o", "answer the server's waiting request (ctrl+o while typing)"),
 		LogLevel: bind([]string{"L"}, "L", "set the server's log level (logging/setLevel)"),
 		Auth:     bind([]string{"O"}, "O", "the OAuth login: the URL to open, its steps, what was granted"),
+		Said:     bind([]string{"H"}, "H", "the status messages so far, the newest first"),
 		Raw:      bind([]string{"X"}, "X", "compose a raw JSON-RPC message, sent exactly as typed (jig send --raw)"),
 	}
 }

@@ -48,3 +48,21 @@ func TestFlowStartCallUnknownTool(t *testing.T) {
 	f := start(t, cfg, 80, 24)
 	f.waitFor("--tool search_ordrs: no such tool; did you mean search_orders?", "6 tools")
 }
+
+// TestFlowStatusHistory: H shows the status lines said so far, the newest
+// first, so a hint gone from the footer can be read again.
+func TestFlowStatusHistory(t *testing.T) {
+	cfg := demoConfig(1)
+	cfg.Tool = "search_ordrs"
+	f := start(t, cfg, 120, 35)
+	f.waitFor("--tool search_ordrs: no such tool")
+	f.keys("ctrl+x")
+	f.waitFor("nothing to cancel")
+	f.keys("H")
+	f.waitFor("Status messages, the newest first")
+	s := f.p.screen()
+	newer, older := strings.Index(s, "nothing to cancel"), strings.Index(s, "--tool search_ordrs: no such tool")
+	if newer < 0 || older < 0 || newer > older {
+		t.Errorf("the status history is not newest first:\n%s", s)
+	}
+}
