@@ -88,7 +88,6 @@ type Model struct {
 	focus   paneID
 	shown   [slotCount]paneID // the pane each slot shows when side by side
 	overlay overlay           // nil when none is open
-	raw     *rawComposer      // the raw message composer, kept between openings (nil until X)
 
 	asks  *asks
 	auth  *authFlow
@@ -97,8 +96,7 @@ type Model struct {
 	attr  *attribution
 
 	hdr    header
-	status statusLine
-	said   []statusLine // the status lines shown so far, oldest first (at most saidMax); H shows them
+	status statusBar
 	lay    layout
 }
 
@@ -245,14 +243,21 @@ type statusLine struct {
 	isErr bool
 }
 
+// statusBar is the footer's status line and the lines it showed before,
+// oldest first (at most saidMax), which H shows.
+type statusBar struct {
+	statusLine
+	said []statusLine
+}
+
 // setStatus shows text in the footer, redacted: errors quote servers.
 func (m *Model) setStatus(text string, isErr bool) {
-	m.status = statusLine{m.env.redact.String(text), isErr}
-	if text != "" && (len(m.said) == 0 || m.said[len(m.said)-1] != m.status) {
+	m.status.statusLine = statusLine{m.env.redact.String(text), isErr}
+	if last := len(m.status.said) - 1; text != "" && (last < 0 || m.status.said[last] != m.status.statusLine) {
 		// A hint gone from the footer is still there with H.
-		m.said = append(m.said, m.status)
-		if len(m.said) > saidMax {
-			m.said = m.said[len(m.said)-saidMax:]
+		m.status.said = append(m.status.said, m.status.statusLine)
+		if len(m.status.said) > saidMax {
+			m.status.said = m.status.said[len(m.status.said)-saidMax:]
 		}
 	}
 }
@@ -264,15 +269,16 @@ const saidMax = 100
 func (m *Model) openSaid() {
 	m.openOverlay(newTextOverlay(m.st(), "Status messages, the newest first", m.env.out, m.env.redact, func(w int) (*doc, []string) {
 		var b docBuilder
-		if len(m.said) == 0 {
+		said := m.status.said
+		if len(said) == 0 {
 			b.line(roleMuted, "nothing said yet")
 		}
-		for i := len(m.said) - 1; i >= 0; i-- {
+		for i := len(said) - 1; i >= 0; i-- {
 			r := rolePlain
-			if m.said[i].isErr {
+			if said[i].isErr {
 				r = roleError
 			}
-			b.line(r, m.said[i].text)
+			b.line(r, said[i].text)
 		}
 		return b.doc(), nil
 	}))

@@ -510,7 +510,7 @@ func (m *Model) serverAsked(msg serverAskMsg) tea.Cmd {
 	switch m.overlay.(type) {
 	case nil, *textOverlay, *levelPicker:
 		m.openAsk()
-		m.status = statusLine{} // the footer shows how to answer
+		m.status.statusLine = statusLine{} // the footer shows how to answer
 	default:
 		m.setStatus(fmt.Sprintf("the server sent %s and waits for your answer: A (ctrl+o while typing) answers it", q.method()), true)
 	}

@@ -207,6 +207,7 @@ func TestAskDialogChecksElicitedContent(t *testing.T) {
 			"properties": map[string]any{"name": map[string]any{"type": "string"}, "age": map[string]any{"type": "integer", "minimum": 0, "default": 1}},
 		}}}
 	d.open(q, "call #1 whoami")
+	keys(d, "ctrl+t") // the content as JSON; TestFlowElicitationForm drives the form
 	view := screen(d.view())
 	for _, want := range []string{"elicitation/create id=3 · while call #1 whoami is open", "Who are you?", `"name": ""`, `"age": 1`, "✓ valid"} {
 		if !strings.Contains(view, want) {

@@ -26,9 +26,10 @@ type connection struct {
 	mu       sync.Mutex // Close may run on another goroutine than Update
 	sess     *session.Session
 	attempt  int
-	err      error    // why the last attempt failed, while it is the state
-	failure  textView // that explained
-	logLevel string   // the level logging/setLevel last set, "" when never
+	err      error        // why the last attempt failed, while it is the state
+	failure  textView     // that explained
+	logLevel string       // the level logging/setLevel last set, "" when never
+	raw      *rawComposer // the raw message composer, kept between openings (nil until X)
 	// The session's notices of list_changed for tools, resources and
 	// prompts, for waiting commands to deliver to Update.
 	toolsChanged, resourcesChanged, promptsChanged chan struct{}
@@ -148,7 +149,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	} else {
 		m.hdr.state = stateConnected
 	}
-	m.status = statusLine{}
+	m.status.statusLine = statusLine{}
 	caps := map[string]json.RawMessage{}
 	_ = json.Unmarshal(info.ServerCapabilities, &caps)
 	_, hasResources := caps["resources"]
@@ -177,7 +178,7 @@ func (m *Model) connectFailed(msg connectFailedMsg) tea.Cmd {
 		return nil
 	}
 	m.hdr.state, c.err = stateFailed, msg.err
-	m.status = statusLine{}
+	m.status.statusLine = statusLine{}
 	c.failure.setDoc(failureDoc(c.opts.Target, msg.err, c.failure.width))
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 
 // key handles a key press.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
-	m.status = statusLine{}
+	m.status.statusLine = statusLine{}
 	actions, typing, target := m.keyTarget()
 	cmd, whyNot := pressKey(actions, typing, target, k)
 	if whyNot != "" {

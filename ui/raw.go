@@ -98,10 +98,11 @@ func (c *rawComposer) sent(suggested bool) {
 
 // openRaw opens the composer, with the text it had.
 func (m *Model) openRaw() {
-	if m.raw == nil {
-		m.raw = newRawComposer(m.st(), m.env.out)
+	c := m.conn()
+	if c.raw == nil {
+		c.raw = newRawComposer(m.st(), m.env.out)
 	}
-	m.openOverlay(m.raw)
+	m.openOverlay(c.raw)
 }
 
 // sendRaw writes the composer's message on the session.
@@ -125,7 +126,7 @@ func (m *Model) rawDone(msg rawDoneMsg) tea.Cmd {
 	}
 	res := msg.res
 	if msg.suggested || res.Sent != nil && res.Sent.Kind == frames.KindRequest {
-		m.raw.sent(msg.suggested)
+		m.conn().raw.sent(msg.suggested)
 	}
 	switch {
 	case res.Answer != nil:
