@@ -103,20 +103,8 @@ func newFormField(name string, c *schemaNode, raw json.RawMessage, required bool
 		}
 		opts, raw, f.multi = items, c.Items, true
 	}
-	var en enumNames
-	_ = json.Unmarshal(raw, &en)
-	for i, e := range opts.Enum {
-		f.choices = append(f.choices, string(e))
-		if i < len(en.EnumNames) {
-			f.labels = append(f.labels, en.EnumNames[i])
-		}
-	}
-	for _, alt := range append(opts.OneOf, opts.AnyOf...) { // titled enums: oneOf of {const, title}
-		a, ok := parseSchema(alt)
-		if !ok || isNull(a.Const) {
-			return f, false
-		}
-		f.choices, f.labels = append(f.choices, string(a.Const)), append(f.labels, a.Title)
+	if !f.readChoices(opts, raw) {
+		return f, false
 	}
 	if f.multi {
 		if len(f.choices) == 0 {
@@ -144,21 +132,46 @@ func newFormField(name string, c *schemaNode, raw json.RawMessage, required bool
 	default:
 		return f, false
 	}
-	def := string(c.Default)
+	f.readDefault(c.Default)
+	return f, true
+}
+
+// readChoices takes an enum's values (and their legacy enumNames) or a
+// titled enum's consts; false when an alternative is not a const.
+func (f *formField) readChoices(opts *schemaNode, raw json.RawMessage) bool {
+	var en enumNames
+	_ = json.Unmarshal(raw, &en)
+	for i, e := range opts.Enum {
+		f.choices = append(f.choices, string(e))
+		if i < len(en.EnumNames) {
+			f.labels = append(f.labels, en.EnumNames[i])
+		}
+	}
+	for _, alt := range append(opts.OneOf, opts.AnyOf...) { // titled enums: oneOf of {const, title}
+		a, ok := parseSchema(alt)
+		if !ok || isNull(a.Const) {
+			return false
+		}
+		f.choices, f.labels = append(f.choices, string(a.Const)), append(f.labels, a.Title)
+	}
+	return true
+}
+
+// readDefault fills in the schema's default.
+func (f *formField) readDefault(d json.RawMessage) {
 	switch {
-	case isNull(c.Default):
+	case isNull(d):
 	case f.isChoice():
 		for i, v := range f.choices {
-			if v == def {
+			if v == string(d) {
 				f.choice = i
 			}
 		}
 	case f.kind == "string":
-		_ = json.Unmarshal(c.Default, &f.text)
+		_ = json.Unmarshal(d, &f.text)
 	default:
-		f.text = def
+		f.text = string(d)
 	}
-	return f, true
 }
 
 // load puts the focused field's text into the line editor.
@@ -293,84 +306,20 @@ func (fl formField) value() (string, bool) {
 	return string(s), true
 }
 
-// view draws each field: its marker and name, its value (the focused one
-// editable), its type and description.
+// view draws each field, scrolled so the one with the keyboard is whole
+// on screen.
 func (f *elicitForm) view() string {
 	var lines []string
 	focus, focusEnd := 0, 0
-	for i, fl := range f.fields {
-		mark := "○"
-		if fl.required {
-			mark = "●"
-		}
-		name := fl.name
-		if fl.title != "" && fl.title != fl.name {
-			name += " (" + fl.title + ")"
-		}
-		kind := fl.kind
-		if fl.multi {
-			kind = "pick any"
-		} else if len(fl.choices) > 0 && fl.kind != "boolean" {
-			kind = "pick one"
-		}
-		head := fmt.Sprintf("%s %s  %s", mark, name, kind)
-		if fl.required {
-			head += " · required"
-		}
-		if fl.rules != "" {
-			head += " · " + fl.rules
-		}
+	for i := range f.fields {
 		if i == f.at {
 			focus = len(lines)
 		}
-		cursor := "  "
-		if i == f.at {
-			cursor = "▶ "
-			head = f.st.label.Render(head)
-		}
-		lines = append(lines, cursor+head)
-		switch {
-		case fl.isChoice():
-			var opts []string
-			for j := range fl.choices {
-				o := fl.choices[j]
-				if j < len(fl.labels) && fl.labels[j] != "" {
-					o = fl.labels[j] + " " + f.st.muted.Render(o)
-				}
-				switch {
-				case fl.multi && fl.picked[j]:
-					o = "☑ " + o
-				case fl.multi:
-					o = "☐ " + o
-				}
-				switch {
-				case fl.multi && j == fl.opt && i == f.at:
-					o = f.st.selected.Render(o)
-				case !fl.multi && j == fl.choice:
-					o = f.st.selected.Render("[" + o + "]")
-				}
-				opts = append(opts, o)
-			}
-			lines = append(lines, "    "+strings.Join(opts, "  "))
-		case i == f.at:
-			f.edit.setSize(max(f.width-4, 1), 1)
-			f.edit.focus()
-			lines = append(lines, "    "+f.edit.view())
-		default:
-			v := fl.text
-			if v == "" {
-				v = f.st.muted.Render("(empty)")
-			}
-			lines = append(lines, "    "+v)
-		}
-		if fl.desc != "" {
-			lines = append(lines, f.st.muted.Render("    "+fl.desc))
-		}
+		lines = append(lines, f.fieldLines(i)...)
 		if i == f.at {
 			focusEnd = len(lines)
 		}
 	}
-	// Scroll so the field with the keyboard is whole on screen.
 	h := max(f.height, 1)
 	if focusEnd > f.top+h {
 		f.top = focusEnd - h
@@ -381,6 +330,81 @@ func (f *elicitForm) view() string {
 		lines[i] = ansi.Truncate(l, f.width, "…")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// fieldLines are field i's: its marker, name, kind and rules; its value
+// (the focused one editable); its description.
+func (f *elicitForm) fieldLines(i int) []string {
+	fl := f.fields[i]
+	mark := "○"
+	if fl.required {
+		mark = "●"
+	}
+	name := fl.name
+	if fl.title != "" && fl.title != fl.name {
+		name += " (" + fl.title + ")"
+	}
+	kind := fl.kind
+	if fl.multi {
+		kind = "pick any"
+	} else if len(fl.choices) > 0 && fl.kind != "boolean" {
+		kind = "pick one"
+	}
+	head := fmt.Sprintf("%s %s  %s", mark, name, kind)
+	if fl.required {
+		head += " · required"
+	}
+	if fl.rules != "" {
+		head += " · " + fl.rules
+	}
+	cursor := "  "
+	if i == f.at {
+		cursor = "▶ "
+		head = f.st.label.Render(head)
+	}
+	lines := []string{cursor + head}
+	switch {
+	case fl.isChoice():
+		lines = append(lines, "    "+f.choiceLine(i))
+	case i == f.at:
+		f.edit.setSize(max(f.width-4, 1), 1)
+		f.edit.focus()
+		lines = append(lines, "    "+f.edit.view())
+	case fl.text == "":
+		lines = append(lines, "    "+f.st.muted.Render("(empty)"))
+	default:
+		lines = append(lines, "    "+fl.text)
+	}
+	if fl.desc != "" {
+		lines = append(lines, f.st.muted.Render("    "+fl.desc))
+	}
+	return lines
+}
+
+// choiceLine shows a choice field's options, the chosen (or picked) marked.
+func (f *elicitForm) choiceLine(i int) string {
+	fl := f.fields[i]
+	var opts []string
+	for j := range fl.choices {
+		o := fl.choices[j]
+		if j < len(fl.labels) && fl.labels[j] != "" {
+			o = fl.labels[j] + " " + f.st.muted.Render(o)
+		}
+		switch {
+		case fl.multi && fl.picked[j]:
+			o = "☑ " + o
+		case fl.multi:
+			o = "☐ " + o
+		}
+		switch {
+		case fl.multi && j == fl.opt && i == f.at:
+			o = f.st.selected.Render(o)
+		case !fl.multi && j == fl.choice:
+			o = f.st.selected.Render("[" + o + "]")
+		}
+		opts = append(opts, o)
+	}
+	return strings.Join(opts, "  ")
 }
 
 // hint says how the focused field takes a value.
