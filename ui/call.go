@@ -649,6 +649,7 @@ func (m *Model) editCall(msg editCallMsg) tea.Cmd {
 	var input json.RawMessage
 	if t := m.tools().tool(c.tool); t != nil {
 		input = t.Input
+		m.tools().selectName(t.Name) // the details say the tool being edited
 	}
 	m.editor().load(c.tool, input, c.args, m.calls().index(c.id))
 	m.setFocus(paneEditor)

@@ -115,6 +115,7 @@ func (m *Model) startReproduce() {
 	}
 	if t := m.tools().tool(r.Name); t != nil {
 		input = t.Input
+		m.tools().selectName(t.Name) // the details say the tool reproduced, not the one selected before
 	}
 	args := string(r.Arguments)
 	if len(args) == 0 {

@@ -121,7 +121,7 @@ func (p *resultPane) actions() []action {
 		}
 		return as
 	}
-	edit := on(k.EditAgain, func() tea.Cmd { return p.out.send(editCallMsg{id: c.id}) })
+	edit := on(k.EditAgain, func() tea.Cmd { return p.out.send(editCallMsg{id: c.id, edit: true}) })
 	if c.method == methodReadResource {
 		edit = edit.labelled("edit the URI and read again")
 	}

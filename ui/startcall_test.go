@@ -66,3 +66,18 @@ func TestFlowStatusHistory(t *testing.T) {
 		t.Errorf("the status history is not newest first:\n%s", s)
 	}
 }
+
+// TestFlowEditAgainStartsEditing: e on a call in the result pane loads its
+// arguments and starts editing them, and the tools pane shows that tool.
+func TestFlowEditAgainStartsEditing(t *testing.T) {
+	cfg := demoConfig(1)
+	cfg.Tool, cfg.Args = "echo", `{"text":"hi"}`
+	f := start(t, cfg, 120, 35)
+	f.waitFor("--tool echo loaded")
+	f.keys("ctrl+s")
+	f.waitFor("call 1/1", "✓ ok")
+	f.keys("1", "g")
+	f.waitFor("cancel_order — Cancel")
+	f.keys("3", "e")
+	f.waitFor("EDITING", "arguments of call #1 loaded", "echo — ")
+}
