@@ -316,9 +316,10 @@ func (e *editorPane) actions() []action {
 		on(k.NextCall, func() tea.Cmd { return e.history(+1) }).only(n > 0 && e.histPos < n, "this is the draft, the newest"),
 	}
 	if e.editing {
-		as = append(as, on(k.Done, does(e.stopEditing)), on(k.AddOptionalTyping, add).only(len(e.missingOptional()) > 0, noOptional),
-			on(k.Complete, e.complete).only(e.prompt, "completions are for a prompt's arguments: open one in 6 Prompts").
-				only(e.env.conn.session() != nil, "not connected: there is no server to ask"))
+		as = append(as, on(k.Done, does(e.stopEditing)), on(k.AddOptionalTyping, add).only(len(e.missingOptional()) > 0, noOptional))
+		if e.prompt { // a tool's arguments have no completions in MCP
+			as = append(as, on(k.Complete, e.complete).only(e.env.conn.session() != nil, "not connected: there is no server to ask"))
+		}
 		return append(as, fieldActions(e.ta, func(k tea.KeyPressMsg) tea.Cmd { return e.typed(k) })...)
 	}
 	return append([]action{on(k.Edit, e.startEditing).only(e.tool != "", noTool),

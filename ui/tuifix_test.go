@@ -163,7 +163,9 @@ func TestToolDetailShowsTheHintsTheServerSent(t *testing.T) {
 // types a q, so the footer does not offer q quit; the help is f1 there, and
 // the help lists q under "Not now".
 func TestFlowFooterWhileTypingShowsOnlyKeysThatWork(t *testing.T) {
-	f := start(t, demoConfig(1), 120, 35)
+	// 50 rows: the help's end still shows the keys that work (f1) above
+	// the ones that do not.
+	f := start(t, demoConfig(1), 120, 50)
 	f.waitFor("● connected", "search_orders")
 	f.keys("G", "enter")
 	f.waitFor(`"customer": ""`, "EDITING")
