@@ -108,6 +108,9 @@ func runLint(ctx context.Context, o *lintOptions, st *streams) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutput("--output", o.output, spaced("--output"), "lint.txt", false, false); err != nil {
+		return err
+	}
 	if o.listRules {
 		return writeRules(st, o)
 	}

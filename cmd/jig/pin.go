@@ -63,6 +63,9 @@ func (p *pinFlags) check() error {
 		}
 		return nil
 	}
+	if fi, err := os.Stat(p.file); err == nil && fi.IsDir() {
+		return checkOutput("--pin", p.file, spaced("--pin"), "call.json", false, false)
+	}
 	_, err := os.Stat(p.file)
 	switch {
 	case p.append && err != nil:
@@ -182,6 +185,9 @@ var captureRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // new step, every step's response from this one session.
 func runAppend(ctx context.Context, o *callOptions, st *streams, argv json.RawMessage) error {
 	p := &o.pin
+	if err := o.frames.check(); err != nil {
+		return err
+	}
 	f, err := fixture.Load(p.file)
 	if err != nil {
 		return &session.UsageError{Err: err}

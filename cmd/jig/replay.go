@@ -134,6 +134,9 @@ func (o *replayOptions) check() ([]reportFile, fixture.Severity, error) {
 		if !ok || path == "" || (kind != "junit" && kind != "json") {
 			return nil, 0, usageErr("--report %q: expected junit=FILE or json=FILE", r)
 		}
+		if err := checkOutput("--report", path, func(p string) string { return "--report " + kind + "=" + p }, "drift."+strings.Replace(kind, "junit", "xml", 1), false, false); err != nil {
+			return nil, 0, err
+		}
 		out = append(out, reportFile{kind, path})
 	}
 	var threshold fixture.Severity

@@ -23,6 +23,7 @@ type surfaceSaveOptions struct {
 	target  targetFlags
 	frames  framesFlag
 	output  string
+	force   bool
 	command []string
 }
 
@@ -85,7 +86,8 @@ func newSurfaceCmd(st *streams, runSave runFunc[surfaceSaveOptions], runDiff run
 	}
 	so.target.bind(save)
 	so.frames.bind(save)
-	save.Flags().StringVarP(&so.output, "output", "o", "", "write the surface to FILE instead of stdout")
+	save.Flags().StringVarP(&so.output, "output", "o", "", "write the surface to FILE instead of stdout (an existing FILE only with --force)")
+	save.Flags().BoolVar(&so.force, "force", false, "with --output: overwrite an existing file")
 	cmd.AddCommand(save, newSurfaceDiffCmd(st, runDiff))
 	return cmd
 }
@@ -124,6 +126,12 @@ func newSurfaceDiffCmd(st *streams, runDiff runFunc[surfaceDiffOptions]) *cobra.
 }
 
 func runSurfaceSave(ctx context.Context, o *surfaceSaveOptions, st *streams) error {
+	if o.force && o.output == "" {
+		return usageErr("--force only applies with --output FILE")
+	}
+	if err := checkOutput("--output", o.output, spaced("--output"), "surface.json", true, o.force); err != nil {
+		return err
+	}
 	return withSession(ctx, st, &o.target, o.command, &o.frames, "surface", func(ctx context.Context, s *session.Session) error {
 		sf, err := s.Surface(ctx)
 		if err != nil {
@@ -137,8 +145,25 @@ func runSurfaceSave(ctx context.Context, o *surfaceSaveOptions, st *streams) err
 			_, err = st.out.Write(b)
 			return err
 		}
-		return writePrivate(o.output, st.redact.Bytes(b))
+		if err := writePrivate(o.output, st.redact.Bytes(b)); err != nil {
+			return err
+		}
+		fmt.Fprintf(st.err, "wrote %s: the surface of %s (%s); compare it later with: jig surface diff %s\n", o.output,
+			frames.ServerLabel(sf.Server.Name, sf.Server.Version), surfaceCounts(sf), o.output)
+		return nil
 	})
+}
+
+// surfaceCounts is "3 tools, 2 resources, 0 prompts" for a saved surface.
+func surfaceCounts(sf *surface.Surface) string {
+	out := countOf(len(sf.Tools), "tool")
+	if n := len(sf.Resources) + len(sf.ResourceTemplates); n > 0 {
+		out += ", " + countOf(n, "resource")
+	}
+	if len(sf.Prompts) > 0 {
+		out += ", " + countOf(len(sf.Prompts), "prompt")
+	}
+	return out
 }
 
 // writePrivate writes a file jig owns (0600), whole or not at all: a

@@ -320,6 +320,11 @@ func (f *targetFlags) addHeaders(t *session.Target) error {
 // (redacted), unless --no-record. label names the file (a tool, a command).
 // It must run before the session opens so the handshake is recorded too.
 func (f *targetFlags) startRecording(st *streams, opts session.Options, label string) (func(), error) {
+	if !f.noRecord {
+		if err := checkOutput("--record", f.record, spaced("--record"), "session.jsonl", false, false); err != nil {
+			return nil, err
+		}
+	}
 	path, closer, err := record.ForLog(opts.Log, record.Options{
 		Path: f.record, Disabled: f.noRecord, Target: opts.Target.JSON(), Label: label,
 		Mode: "session", Secrets: opts.Target.Secrets(), Redactor: opts.Redact,

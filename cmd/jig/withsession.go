@@ -17,6 +17,9 @@ import (
 // (also when fn failed) and closes the session without waiting on a
 // lingering server longer than its grace.
 func withSession(ctx context.Context, st *streams, tf *targetFlags, command []string, ff *framesFlag, label string, fn func(ctx context.Context, s *session.Session) error) error {
+	if err := ff.check(); err != nil {
+		return err
+	}
 	opts, err := tf.options(command)
 	if err != nil {
 		return err
@@ -138,6 +141,11 @@ type framesFlag struct{ dest string }
 func (f *framesFlag) bind(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.dest, "frames", "", "print every frame of the session (to stderr, or --frames=FILE)")
 	cmd.Flags().Lookup("frames").NoOptDefVal = "-"
+}
+
+// check runs before connecting: --frames=FILE must be a file jig can write.
+func (f *framesFlag) check() error {
+	return checkOutput("--frames", f.dest, func(p string) string { return "--frames=" + p }, "frames.txt", false, false)
 }
 
 // write prints the session's frames where the user asked, even when the

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A directory where a command writes a file is refused before anything is
+// called, by name and with the path to give instead.
+func TestOutputDirectoryRefusedBeforeTheCall(t *testing.T) {
+	dir := t.TempDir()
+	fixtures := filepath.Join(dir, "fixtures")
+	if err := os.Mkdir(fixtures, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fix := filepath.Join(dir, "echo.json")
+	if code, _, errOut := jig(t, "", "call", "echo", "--args", `{"text":"hi"}`, "--demo", "--no-record", "--pin", fix); code != 0 {
+		t.Fatalf("pinning: exit %d\n%s", code, errOut)
+	}
+	call := []string{"call", "echo", "--args", `{"text":"hi"}`, "--demo", "--no-record"}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"pin", append(call, "--pin", fixtures), "--pin " + filepath.Join(fixtures, "call.json")},
+		{"pin --force", append(call, "--pin", fixtures, "--force"), "--pin " + filepath.Join(fixtures, "call.json")},
+		{"pin --append", append(call, "--pin", fixtures, "--append"), "--pin " + filepath.Join(fixtures, "call.json")},
+		{"frames", append(call, "--frames="+fixtures), "--frames=" + filepath.Join(fixtures, "frames.txt")},
+		{"record", []string{"call", "echo", "--args", `{"text":"hi"}`, "--demo", "--record", fixtures}, "--record " + filepath.Join(fixtures, "session.jsonl")},
+		{"surface save", []string{"surface", "save", "--demo", "--output", fixtures}, "--output " + filepath.Join(fixtures, "surface.json")},
+		{"replay report", []string{"replay", fix, "--report", "junit=" + fixtures}, "--report junit=" + filepath.Join(fixtures, "drift.xml")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := jig(t, "", tt.args...)
+			if code != exitUsage || !strings.Contains(errOut, fixtures+" is a directory") || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, want %d naming the directory and %q:\n%s", code, exitUsage, tt.want, errOut)
+			}
+			if out != "" || strings.Contains(errOut, "normalization rules") {
+				t.Errorf("the command ran before refusing its output path:\nstdout: %s\nstderr: %s", out, errOut)
+			}
+		})
+	}
+}
+
+// jig surface save --output agrees with --pin: an existing file is kept
+// unless --force, and what was written is said.
+func TestSurfaceSaveOutputRefusesToOverwrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "surface.json")
+	code, _, errOut := jig(t, "", "surface", "save", "--demo", "--no-record", "--output", path)
+	if code != 0 || !strings.Contains(errOut, "wrote "+path) || !strings.Contains(errOut, "6 tools") {
+		t.Fatalf("first save: exit %d, want it to say what it wrote:\n%s", code, errOut)
+	}
+	if err := os.WriteFile(path, []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = jig(t, "", "surface", "save", "--demo", "--no-record", "--output", path)
+	if data, _ := os.ReadFile(path); code != exitUsage || string(data) != "mine" || !strings.Contains(errOut, "--force") {
+		t.Errorf("second save without --force: exit %d, file %q:\n%s", code, data, errOut)
+	}
+	code, _, errOut = jig(t, "", "surface", "save", "--demo", "--no-record", "--output", path, "--force")
+	if data, _ := os.ReadFile(path); code != 0 || string(data) == "mine" {
+		t.Errorf("save --force: exit %d, file %q:\n%s", code, data, errOut)
+	}
+}
