@@ -23,9 +23,29 @@ const maxMisses = 32
 // its rule could start, or -1. lower is b with ASCII letters lower-cased.
 type startFinder func(b, lower []byte, from int) int
 
+// sliceMax is the most input an anchored try is given as a slice. Go's
+// regexp runs a slice that short with its backtracker, fast over a match but
+// clearing a bitmap the size of the input first; longer input goes through
+// a RuneReader, which its NFA reads only as far as the match.
+const sliceMax = 4 << 10
+
 // findAll is tr.re().FindAllSubmatchIndex(b, -1), computed from the rule's
 // candidate starts. lower is made when the rule needs it.
 func (tr *tokenRule) findAll(b []byte, lower *[]byte) [][]int {
+	return tr.findAllWith(b, lower, sliceMax)
+}
+
+// anchoredAt is the anchored regexp's submatches at b[s:] (a slice when at
+// most sliceMax bytes remain, else a reader), relative to s.
+func (tr *tokenRule) anchoredAt(b []byte, s, sliceMax int, rd *bytes.Reader) []int {
+	if len(b)-s <= sliceMax {
+		return tr.anchored().FindSubmatchIndex(b[s:])
+	}
+	rd.Reset(b[s:])
+	return tr.anchored().FindReaderSubmatchIndex(rd)
+}
+
+func (tr *tokenRule) findAllWith(b []byte, lower *[]byte, sliceMax int) [][]int {
 	if tr.start == nil {
 		return tr.re().FindAllSubmatchIndex(b, -1)
 	}
@@ -40,8 +60,7 @@ func (tr *tokenRule) findAll(b []byte, lower *[]byte) [][]int {
 		if s < 0 {
 			break
 		}
-		rd.Reset(b[s:])
-		loc := tr.anchored().FindReaderSubmatchIndex(&rd)
+		loc := tr.anchoredAt(b, s, sliceMax, &rd)
 		if loc == nil {
 			if misses++; misses > maxMisses {
 				return tr.re().FindAllSubmatchIndex(b, -1)
@@ -62,6 +81,10 @@ func (tr *tokenRule) findAll(b []byte, lower *[]byte) [][]int {
 
 // matches reports whether tr matches b anywhere.
 func (tr *tokenRule) matches(b []byte, lower *[]byte) bool {
+	return tr.matchesWith(b, lower, sliceMax)
+}
+
+func (tr *tokenRule) matchesWith(b []byte, lower *[]byte, sliceMax int) bool {
 	if tr.start == nil {
 		return tr.re().Match(b)
 	}
@@ -74,8 +97,11 @@ func (tr *tokenRule) matches(b []byte, lower *[]byte) bool {
 		if s < 0 {
 			return false
 		}
-		rd.Reset(b[s:])
-		if tr.anchored().MatchReader(&rd) {
+		if len(b)-s <= sliceMax {
+			if tr.anchored().Match(b[s:]) {
+				return true
+			}
+		} else if rd.Reset(b[s:]); tr.anchored().MatchReader(&rd) {
 			return true
 		}
 		if misses >= maxMisses {

@@ -59,15 +59,18 @@ func TestTokenRuleFindIsTheRegexp(t *testing.T) {
 
 func checkTokenRule(t *testing.T, tr *tokenRule, b []byte) int {
 	t.Helper()
-	var lower []byte
 	want := tr.re().FindAllSubmatchIndex(b, -1)
-	got := tr.findAll(b, &lower)
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("rule %s on %q:\nfindAll %v\nregexp  %v", tr.name, b, got, want)
-	}
-	lower = nil
-	if m := tr.matches(b, &lower); m != tr.re().Match(b) {
-		t.Errorf("rule %s on %q: matches %v, regexp %v", tr.name, b, m, !m)
+	// Both ways of trying a start: slices and readers.
+	for _, max := range []int{sliceMax, 0, len(b)} {
+		var lower []byte
+		got := tr.findAllWith(b, &lower, max)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("rule %s on %q (slices up to %d):\nfindAll %v\nregexp  %v", tr.name, b, max, got, want)
+		}
+		lower = nil
+		if m := tr.matchesWith(b, &lower, max); m != tr.re().Match(b) {
+			t.Errorf("rule %s on %q (slices up to %d): matches %v, regexp %v", tr.name, b, max, m, !m)
+		}
 	}
 	return len(want)
 }
