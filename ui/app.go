@@ -27,6 +27,9 @@ type Config struct {
 	Reader frames.Reader
 	// Title names what a read-only Model shows, e.g. a transcript's path.
 	Title string
+	// Cut, when a recording is read, is what of it could not be read (a
+	// file cut mid-record): the header shows it, never shortened away.
+	Cut string
 	// Record, for an agent transcript, says what it is: a record of one
 	// run, not a reproduction (importer.File.Record).
 	Record string
@@ -125,7 +128,7 @@ func New(cfg Config) *Model {
 	m.cfg = cfg
 	m.env = paneEnv{ctx: m.ctx, st: st, out: out, redact: red, reader: cfg.Reader, calls: newCallLog(red), conn: conn, callNotes: cfg.CallNotes, violations: cfg.Violations}
 	m.pins = newPinning(st, out, red)
-	m.hdr = header{st: st, red: red, state: stateConnecting, target: conn.opts.Target.String(), title: cfg.Title, record: cfg.Record}
+	m.hdr = header{st: st, red: red, state: stateConnecting, target: conn.opts.Target.String(), title: cfg.Title, cut: cfg.Cut, record: cfg.Record}
 	for s := range m.shown {
 		m.shown[s] = -1
 	}

@@ -32,6 +32,7 @@ type header struct {
 	state  connState
 	target string // what the user asked for, e.g. "demo server" or the command
 	title  string // read-only mode: what is being shown
+	cut    string // read-only mode: what of the recording could not be read
 	record string // read-only mode: what an agent transcript is (a record, not a reproduction)
 	repro  string // read-only mode: the live server recorded calls are reproduced on
 	info   session.Info
@@ -137,6 +138,9 @@ func (h *header) first() string {
 // reproduced on, and who spoke in it, as its handshake says.
 func (h *header) readOnlyParts(l *headerLine) {
 	l.add("read-only", &h.st.muted, 0)
+	if h.cut != "" {
+		l.add("⚠ "+h.cut, &h.st.warnText, 0)
+	}
 	l.add(h.title, nil, 1)
 	l.add(thousands(h.frames)+" frames", nil, 0)
 	if h.repro != "" {
