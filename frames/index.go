@@ -23,6 +23,8 @@ type Indexed struct {
 	Metas  []Meta
 	// Warnings lists lines that could not be read, as in Transcript.
 	Warnings []string
+	// Cut is where the file ends mid-record, or nil.
+	Cut *Cut
 
 	file   *os.File
 	blocks [][]Frame // frame metadata in fixed blocks: appending never copies, pointers stay valid; Raw is nil
@@ -81,7 +83,8 @@ func (x *Indexed) index(br *bufio.Reader) error {
 		if len(bytes.TrimSpace(rec)) > 0 {
 			if perr := x.addRecord(rec, off); perr != nil {
 				if !complete {
-					x.Warnings = append(x.Warnings, fmt.Sprintf("line %d: cut off (the session ended mid-write); ignored", n))
+					x.Cut = &Cut{Line: n, Offset: off, Bytes: int64(len(line))}
+					x.Warnings = append(x.Warnings, x.Cut.String())
 				} else {
 					x.Warnings = append(x.Warnings, fmt.Sprintf("line %d: %v; ignored", n, perr))
 				}

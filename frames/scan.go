@@ -28,6 +28,7 @@ type Scanner struct {
 	name  string
 	br    *bufio.Reader
 	line  int
+	off   int64 // where the line read next starts
 	long  []byte
 	frame *Frame
 	meta  *Meta
@@ -60,12 +61,14 @@ func (s *Scanner) Next() bool {
 			return false
 		}
 		s.line++
+		start := s.off
+		s.off += int64(len(line))
 		complete := err == nil
 		rec := bytes.TrimSpace(line)
 		if len(rec) > 0 {
 			if perr := s.record(rec); perr != nil {
 				if !complete {
-					s.Warnings = append(s.Warnings, fmt.Sprintf("line %d: cut off (the session ended mid-write); ignored", s.line))
+					s.Warnings = append(s.Warnings, Cut{Line: s.line, Offset: start, Bytes: int64(len(line))}.String())
 				} else {
 					s.Warnings = append(s.Warnings, fmt.Sprintf("line %d: %v; ignored", s.line, perr))
 				}

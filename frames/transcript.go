@@ -174,9 +174,13 @@ type Transcript struct {
 	Metas  []Meta
 	Frames []*Frame
 	pairs  *Pairer
+	// lastLine is the line ReadTranscript read last.
+	lastLine []byte
 	// Warnings lists lines that could not be read (a cut-off last line, a
 	// corrupt record); the rest of the file is still used.
 	Warnings []string
+	// Cut is where the file ends mid-record, or nil.
+	Cut *Cut
 }
 
 // ReadTranscript reads a JSONL transcript. A cut-off or corrupt line becomes
@@ -184,13 +188,16 @@ type Transcript struct {
 func ReadTranscript(r io.Reader) (*Transcript, error) {
 	t := &Transcript{pairs: NewPairer()}
 	br := bufio.NewReaderSize(r, 1<<16)
-	for n := 1; ; n++ {
+	var off int64
+	for n := 1; ; n, off = n+1, off+int64(len(t.lastLine)) {
 		line, err := br.ReadBytes('\n')
+		t.lastLine = line
 		if len(bytes.TrimSpace(line)) > 0 {
 			complete := err == nil
 			if perr := t.addLine(line); perr != nil {
 				if !complete {
-					t.Warnings = append(t.Warnings, fmt.Sprintf("line %d: cut off (the session ended mid-write); ignored", n))
+					t.Cut = &Cut{Line: n, Offset: off, Bytes: int64(len(line))}
+					t.Warnings = append(t.Warnings, t.Cut.String())
 				} else {
 					t.Warnings = append(t.Warnings, fmt.Sprintf("line %d: %v; ignored", n, perr))
 				}
@@ -291,4 +298,18 @@ func (t *Transcript) Meta(key string) json.RawMessage {
 		}
 	}
 	return nil
+}
+
+// Cut says where a recording ends mid-record: the line, the byte it starts
+// at and how many bytes of it there are, none of them read.
+type Cut struct {
+	Line   int
+	Offset int64
+	Bytes  int64
+}
+
+// String is the warning a reader of the recording shows.
+func (c Cut) String() string {
+	return fmt.Sprintf("line %d: cut off (the file ends mid-record): the %d bytes from byte %d to the end are an incomplete record and were not read; the frames before it are kept, and a request shown pending may have been answered in what is missing",
+		c.Line, c.Bytes, c.Offset)
 }

@@ -98,14 +98,18 @@ func describeCall(c fixture.Call) string {
 // loadCall reads the answered call a FILE#SEQ or FILE argument names.
 // Every error names the input and the next step, and exits 2.
 func loadCall(arg string) (fixture.Call, error) {
-	c, _, err := loadRecorded(arg)
+	c, f, err := loadRecorded(arg)
 	if err != nil {
 		return c, err
 	}
 	if !c.Answered() {
 		i := strings.LastIndex(c.Label, "#")
-		return fixture.Call{}, usageErr("%s: the tools/call %s has no recorded response, so there is nothing to compare (pick an answered call: jig open %s)",
-			arg, c.Label[i:], shellQuote(c.Label[:i]))
+		cut := ""
+		if f.Cut != nil {
+			cut = fmt.Sprintf("; the file is cut off at line %d (%d bytes not read), so its response may be in what is missing", f.Cut.Line, f.Cut.Bytes)
+		}
+		return fixture.Call{}, usageErr("%s: the tools/call %s has no recorded response, so there is nothing to compare%s (pick an answered call: jig open %s)",
+			arg, c.Label[i:], cut, shellQuote(c.Label[:i]))
 	}
 	return c, nil
 }

@@ -112,7 +112,15 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 		fmt.Fprintf(st.err, "jig: %s: %s\n", o.file, w)
 	}
 	if o.text {
-		return writeFramesText(st, f)
+		if err := writeFramesText(st, f); err != nil {
+			return err
+		}
+		if f.Cut != nil {
+			// Beside the last frame too, where a reader of the text looks.
+			fmt.Fprintf(st.out, "\n⚠ %s is cut off at line %d: its last %d bytes, from byte %d, are an incomplete record and were not read; the frames above are all that was read\n",
+				o.file, f.Cut.Line, f.Cut.Bytes, f.Cut.Offset)
+		}
+		return nil
 	}
 	cfg := ui.Config{Reader: f.Reader, Title: fmt.Sprintf("%s (%s)", o.file, f.Format), Timeout: o.target.timeout,
 		Record: f.Record()}
@@ -130,6 +138,9 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 		defer stop()
 	}
 	cfg.Reproduce = repro
+	if f.Cut != nil {
+		cfg.Cut = fmt.Sprintf("CUT at line %d: %d B not read", f.Cut.Line, f.Cut.Bytes)
+	}
 	if f.Agent {
 		cfg.CallNotes = func(i int) []string { return callNotes(f, i) }
 	}

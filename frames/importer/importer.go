@@ -67,6 +67,8 @@ type File struct {
 	Header   frames.Header
 	Format   Format
 	Warnings []string
+	// Cut is where the file ends mid-record, or nil (jig transcripts).
+	Cut *frames.Cut
 	// Agent says the file is a record of an agent's run (a conversation or
 	// a client's log), not a session jig held: Calls lists its tool calls.
 	Agent bool
@@ -130,7 +132,7 @@ func Open(path string) (*File, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &File{Reader: x, Header: x.Header, Format: format, Warnings: x.Warnings, close: x.Close}, nil
+		return &File{Reader: x, Header: x.Header, Format: format, Warnings: x.Warnings, Cut: x.Cut, close: x.Close}, nil
 	}
 	return read(path, format)
 }
@@ -226,7 +228,7 @@ func read(path string, format Format) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{Reader: t, Header: t.Header, Format: format, Warnings: t.Warnings}, nil
+	return &File{Reader: t, Header: t.Header, Format: format, Warnings: t.Warnings, Cut: t.Cut}, nil
 }
 
 // Sniff decides a file's format from its first bytes.
