@@ -66,3 +66,27 @@ func TestSurfaceSaveOutputRefusesToOverwrite(t *testing.T) {
 		t.Errorf("save --force: exit %d, file %q:\n%s", code, data, errOut)
 	}
 }
+
+// A truncated fixture gets one diagnosis from every command that reads it:
+// the file, where it is cut short, the next step.
+func TestTruncatedFixtureOneDiagnosis(t *testing.T) {
+	dir := t.TempDir()
+	fix := filepath.Join(dir, "echo.json")
+	if code, _, errOut := jig(t, "", "call", "echo", "--args", `{"text":"hi"}`, "--demo", "--no-record", "--pin", fix); code != 0 {
+		t.Fatalf("pinning: exit %d\n%s", code, errOut)
+	}
+	data, err := os.ReadFile(fix)
+	if err != nil || len(data) < 700 {
+		t.Fatalf("the pinned fixture is %d bytes (%v)", len(data), err)
+	}
+	trunc := filepath.Join(dir, "trunc.json")
+	if err := os.WriteFile(trunc, data[:700], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"replay", trunc}, {"open", trunc}, {"mock", trunc}} {
+		code, out, errOut := jig(t, "", args...)
+		if code == 0 || !strings.Contains(out+errOut, "is cut short at byte 700 (line ") || !strings.Contains(out+errOut, "git checkout -- ") {
+			t.Errorf("jig %s: exit %d, want the cut-short diagnosis:\n%s%s", args[0], code, out, errOut)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // The conversation formats: whatever a chat API was sent or answered, or a
@@ -59,6 +61,9 @@ func readConversation(r io.Reader, path string) (*File, error) {
 		c.value(cut, "")
 	}
 	if c.format == "" && c.tentative == "" {
+		if size, line, cut := frames.CutShort(b); cut {
+			return nil, fmt.Errorf("%s %s", path, frames.CutShortMsg(path, size, line))
+		}
 		return nil, fmt.Errorf("%s: JSON, but not a transcript jig can import: no messages, tool_use blocks, tool_calls or function_call items (it imports %s)", path, knownFormats)
 	}
 	return c.finish(fmt.Sprintf("an %s transcript of %s", cmpOr(c.format, c.tentative), plural(c.messages, "message")))
