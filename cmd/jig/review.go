@@ -52,6 +52,12 @@ a regression to fix, it stays red), skip it, or turn a hunk into a rule (a
 typed placeholder, a pattern, ignore-order by a key) or an assertion. Nothing
 is written until you confirm; every write is atomic and leaves valid fixtures.
 
+A report of jig replay --surface FILE carries its surface check: each change
+to the server's listing is an item too (surface:tool NAME), accepted into FILE
+with a reason in the same write as the fixtures. --fail-on-unused also fails
+on every fixture the reviewed run did not exercise, each named with the next
+step.
+
 In a terminal, with no decision flags, jig review opens the review TUI. The
 flags make the same decisions in a script: the item is a scenario, its file,
 or tool:NAME for a tool definition. A report about another revision of a
@@ -65,7 +71,8 @@ const reviewExample = `  jig review drift.json
   jig review fixtures/ --demo --release 2
   jig review drift.json --accept tool:search_orders --accept search-acme --reason "v2 renames customer_name"
   jig review drift.json --reject search-globex --rule 'report=/structuredContent/request_id:uuid'
-  jig review shard-1.json shard-2.json --json`
+  jig review drift.json --accept 'surface:tool search_orders' --reason "v2 documents since"
+  jig review shard-1.json shard-2.json --json --fail-on-unused`
 
 func newReviewCmd(st *streams, runF runFunc[reviewOptions]) *cobra.Command {
 	o := &reviewOptions{}
