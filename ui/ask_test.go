@@ -270,3 +270,22 @@ func TestFlowPromptArgumentCompletion(t *testing.T) {
 	f.tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Mod: tea.ModCtrl})
 	f.waitFor(`completable-prompt name="" → `)
 }
+
+// TestFlowResourceSubscription: s on a resource sends resources/subscribe;
+// each notifications/resources/updated the server then sends is said in
+// the status line; s again unsubscribes.
+func TestFlowResourceSubscription(t *testing.T) {
+	cfg := everything(t)
+	cfg.Tool = "toggle-subscriber-updates"
+	f := start(t, cfg, 120, 35)
+	f.waitFor("--tool toggle-subscriber-updates loaded")
+	f.keys("ctrl+s")
+	f.waitFor("call 1/1", "✓ ok")
+	f.keys("5")
+	f.waitFor("7 resources")
+	f.keys("s")
+	f.waitFor("subscribed to demo://resource/static/document/architecture.md")
+	f.waitFor("changed (notifications/resources/updated)")
+	f.keys("s")
+	f.waitFor("unsubscribed from demo://resource/static/document/architecture.md")
+}

@@ -197,6 +197,33 @@ func complete(ctx context.Context, s *session.Session, timeout time.Duration, ms
 	})
 }
 
+// subscribe sends resources/subscribe (or unsubscribe) off the UI goroutine.
+func subscribe(ctx context.Context, s *session.Session, timeout time.Duration, msg subscribeMsg) tea.Cmd {
+	return run(func() routed {
+		cctx, cancel := session.WithTimeout(ctx, timeout)
+		defer cancel()
+		var err error
+		if msg.on {
+			_, err = s.Subscribe(cctx, msg.uri)
+		} else {
+			_, err = s.Unsubscribe(cctx, msg.uri)
+		}
+		return subscribedMsg{subscribeMsg: msg, err: err}
+	})
+}
+
+// waitResourceUpdated reports the next notifications/resources/updated.
+func waitResourceUpdated(ctx context.Context, ch <-chan string) tea.Cmd {
+	return run(func() routed {
+		select {
+		case uri := <-ch:
+			return resourceUpdatedMsg{uri: uri}
+		case <-ctx.Done():
+			return nil
+		}
+	})
+}
+
 // renderCall renders a large result off the UI goroutine.
 func renderCall(c *call) tea.Cmd {
 	return run(func() routed {

@@ -33,6 +33,7 @@ type connection struct {
 	// The session's notices of list_changed for tools, resources and
 	// prompts, for waiting commands to deliver to Update.
 	toolsChanged, resourcesChanged, promptsChanged chan struct{}
+	updated                                        chan string // notifications/resources/updated, by URI
 }
 
 func newConnection(cfg *Config, a *asker) *connection {
@@ -51,6 +52,17 @@ func newConnection(cfg *Config, a *asker) *connection {
 		c.opts.OnToolsChanged = notice(c.opts.OnToolsChanged, c.toolsChanged)
 		c.opts.OnResourcesChanged = notice(c.opts.OnResourcesChanged, c.resourcesChanged)
 		c.opts.OnPromptsChanged = notice(c.opts.OnPromptsChanged, c.promptsChanged)
+		c.updated = make(chan string, 16)
+		prev := c.opts.OnResourceUpdated
+		c.opts.OnResourceUpdated = func(uri string) {
+			if prev != nil {
+				prev(uri)
+			}
+			select {
+			case c.updated <- uri:
+			default: // a burst: the status line says the latest ones
+			}
+		}
 	}
 	if cfg.Reader == nil {
 		cfg.Reader = frames.NewLog(nil)
@@ -75,7 +87,8 @@ func notice(prev func(), ch chan struct{}) func() {
 // waitChanges waits for the server's list_changed notices.
 func (c *connection) waitChanges(ctx context.Context) tea.Cmd {
 	return tea.Batch(waitToolsChanged(ctx, c.toolsChanged),
-		waitListChanged(ctx, c.resourcesChanged, paneResources), waitListChanged(ctx, c.promptsChanged, panePrompts))
+		waitListChanged(ctx, c.resourcesChanged, paneResources), waitListChanged(ctx, c.promptsChanged, panePrompts),
+		waitResourceUpdated(ctx, c.updated))
 }
 
 func (c *connection) session() *session.Session {

@@ -133,6 +133,7 @@ func newToolsKeys() toolsKeys {
 type catalogKeys struct {
 	scrollKeys
 	Use, ReadURI, Templates, Raw, DetailUp, DetailDown, Relist key.Binding
+	Subscribe                                                  key.Binding // resources only
 }
 
 func newResourcesKeys() catalogKeys {
@@ -145,6 +146,7 @@ func newResourcesKeys() catalogKeys {
 		DetailUp:   bind([]string{"K", "shift+up"}, "K", "scroll details up"),
 		DetailDown: bind([]string{"J", "shift+down"}, "J", "scroll details down"),
 		Relist:     bind([]string{"R"}, "R", "re-list"),
+		Subscribe:  bind([]string{"s"}, "s", "subscribe to its updates (resources/subscribe) / unsubscribe"),
 	}
 }
 

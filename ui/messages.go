@@ -285,6 +285,27 @@ type completedMsg struct {
 
 func (msg completedMsg) route(m *Model) tea.Cmd { return m.editor().completed(msg) }
 
+// subscribeMsg asks to subscribe to uri's updates (on) or to stop.
+type subscribeMsg struct {
+	uri string
+	on  bool
+}
+
+func (msg subscribeMsg) route(m *Model) tea.Cmd { return m.subscribe(msg) }
+
+// subscribedMsg: the server answered a subscribeMsg.
+type subscribedMsg struct {
+	subscribeMsg
+	err error
+}
+
+func (msg subscribedMsg) route(m *Model) tea.Cmd { return m.subscribed(msg) }
+
+// resourceUpdatedMsg: the server sent notifications/resources/updated.
+type resourceUpdatedMsg struct{ uri string }
+
+func (msg resourceUpdatedMsg) route(m *Model) tea.Cmd { return m.resourceUpdated(msg) }
+
 // sendRawMsg asks to write text on the session exactly as typed (the raw
 // composer); suggested says it is the composer's own suggestion, unedited.
 type sendRawMsg struct {

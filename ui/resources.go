@@ -45,6 +45,8 @@ type resourcesPane struct {
 
 	uri       *textEdit
 	typingURI bool
+	conn      *connection
+	subs      map[string]bool // the URIs subscribed to, by the subscribe answered
 }
 
 func newResourcesPane(env *paneEnv) *resourcesPane {
@@ -56,6 +58,8 @@ func newResourcesPane(env *paneEnv) *resourcesPane {
 		templates: catalog[templateInfo]{kind: templateKind, st: env.st, red: env.redact, keys: newTemplatesKeys(), out: env.out, detail: textView{red: env.redact}},
 		ukeys:     newURIKeys(),
 		uri:       ti,
+		conn:      env.conn,
+		subs:      map[string]bool{},
 	}
 }
 
@@ -151,6 +155,7 @@ func (p *resourcesPane) actions() []action {
 		on(k.ReadURI, does(func() { p.editURI("") })),
 		on(k.Templates, p.toggleTemplates),
 		p.relist(paneResources),
+		p.subscribe(),
 	)
 	return as
 }
@@ -257,4 +262,53 @@ func (p *resourcesPane) view() string {
 		return p.templates.view()
 	}
 	return p.catalog.view()
+}
+
+// subscribe is s: resources/subscribe to the selected resource, or
+// unsubscribe when subscribed; updates say so in the status line.
+func (p *resourcesPane) subscribe() action {
+	r := p.selected()
+	a := on(p.keys.Subscribe, func() tea.Cmd { return p.out.send(subscribeMsg{uri: r.URI, on: !p.subs[r.URI]}) }).
+		only(r != nil, "no resource is listed")
+	if s := p.conn.session(); s == nil {
+		return a.only(false, "not connected: there is nothing to subscribe to")
+	} else if ok, why := s.CanSubscribe(); !ok {
+		return a.only(false, why)
+	}
+	if r != nil && p.subs[r.URI] {
+		a = a.labelled("unsubscribe (resources/unsubscribe)")
+	}
+	return a
+}
+
+func (m *Model) subscribe(msg subscribeMsg) tea.Cmd {
+	s := m.session()
+	if s == nil {
+		m.setStatus("not connected: there is nothing to subscribe to", true)
+		return nil
+	}
+	return subscribe(m.ctx, s, m.conn().timeout, msg)
+}
+
+func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
+	what := "resources/subscribe " + msg.uri
+	if !msg.on {
+		what = "resources/unsubscribe " + msg.uri
+	}
+	if msg.err != nil {
+		m.setStatus(what+": "+msg.err.Error(), true)
+		return nil
+	}
+	m.resources().subs[msg.uri] = msg.on
+	if msg.on {
+		m.setStatus("subscribed to "+msg.uri+": each notifications/resources/updated is said here (s again unsubscribes)", false)
+	} else {
+		m.setStatus("unsubscribed from "+msg.uri, false)
+	}
+	return nil
+}
+
+func (m *Model) resourceUpdated(msg resourceUpdatedMsg) tea.Cmd {
+	m.setStatus("the server says "+msg.uri+" changed (notifications/resources/updated): enter on it in 5 reads it again", false)
+	return waitResourceUpdated(m.ctx, m.conn().updated)
 }
