@@ -174,3 +174,41 @@ func TestHTTPCloseLosesNoFrame(t *testing.T) {
 		httpSessions(t, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), 200)
 	})
 }
+
+// A session whose server went away on its own says so, and how; one that
+// ends because jig closed it does not (the TUI stops saying "connected"
+// about a server that exited, and only then).
+func TestWaitGoneSaysTheServerExited(t *testing.T) {
+	target := nodeTarget(t, "stdio")
+	target.Command = append([]string{"timeout", "3"}, target.Command...)
+	s, err := Open(ctx(t), Options{Target: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	gone := make(chan string, 1)
+	go func() { gone <- s.WaitGone() }()
+	select {
+	case why := <-gone:
+		if why != "the server exited (exit status 124)" {
+			t.Errorf("WaitGone() = %q, want the exit named", why)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("WaitGone did not return a minute after the server was killed")
+	}
+
+	s2, err := Open(ctx(t), Options{Target: nodeTarget(t, "stdio")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { gone <- s2.WaitGone() }()
+	s2.Close()
+	select {
+	case why := <-gone:
+		if why != "" {
+			t.Errorf("after Close, WaitGone() = %q, want \"\": jig ended it", why)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("WaitGone did not return a minute after Close")
+	}
+}

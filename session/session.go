@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -146,6 +147,8 @@ type Session struct {
 
 	redact *frames.Redactor
 	auth   *oauth.Handler // nil unless OAuth is on for this target
+
+	closing atomic.Bool // Close was called: an end that follows is jig's own
 }
 
 // EraOf names the protocol era of a version.
@@ -680,6 +683,7 @@ func (s *Session) Stderr() []string {
 // Close ends the session: the SDK closes its side, and a stdio server gets
 // its short grace before SIGTERM and SIGKILL.
 func (s *Session) Close() error {
+	s.closing.Store(true)
 	var err error
 	if s.cs != nil {
 		// The SDK's Close may outlast the wait: its error comes through a
@@ -705,6 +709,50 @@ func (s *Session) Close() error {
 		s.auth.Close()
 	}
 	return err
+}
+
+// WaitGone blocks until the session ends without Close: a stdio server's
+// process exited, or the connection under the SDK ended (an in-process
+// server stopped, a transport failed for good). It returns why, as a user
+// reads it ("the server exited (exit status 124)"), or "" when the session
+// ended because Close was called. A caller that shows the session uses it
+// to stop saying "connected" about a server that is gone.
+func (s *Session) WaitGone() string {
+	if s.cs == nil {
+		return ""
+	}
+	var exited <-chan struct{}
+	if s.proc != nil {
+		exited = s.proc.exited
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- s.cs.Wait() }()
+	why := ""
+	select {
+	case <-exited:
+		_, err := s.proc.Exited()
+		why = "the server exited (" + exitOr(err) + ")"
+	case err := <-waited:
+		if s.proc != nil {
+			// The connection ends as the process does: say how it exited.
+			select {
+			case <-s.proc.exited:
+				_, perr := s.proc.Exited()
+				why = "the server exited (" + exitOr(perr) + ")"
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+		if why == "" {
+			why = "the connection to the server ended"
+			if err != nil {
+				why += " (" + s.redact.String(err.Error()) + ")"
+			}
+		}
+	}
+	if s.closing.Load() {
+		return ""
+	}
+	return why
 }
 
 // Auth returns the OAuth grant the session uses, or nil when it uses none.

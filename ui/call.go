@@ -342,13 +342,18 @@ func (c *call) writeCancelled(b *docBuilder) {
 	c.writeFrames(b)
 }
 
+// writeFailed is a failed call: the error's first line as the failure,
+// the rest (a ConnectError's stderr lines and hint) under it, once.
 func (c *call) writeFailed(b *docBuilder) {
-	b.line(roleError, "✗ CALL FAILED: "+c.err.Error())
-	var ce *session.ConnectError
-	if errors.As(c.err, &ce) && len(ce.Stderr) > 0 {
-		b.line(roleLabel, "the server's last stderr lines:")
-		for _, l := range ce.Stderr {
-			b.line(rolePlain, "  | "+l)
+	first, rest, _ := strings.Cut(c.err.Error(), "\n")
+	b.line(roleError, "✗ CALL FAILED: "+first)
+	for l := range strings.SplitSeq(rest, "\n") {
+		switch {
+		case l == "":
+		case strings.HasSuffix(l, "last stderr lines:"):
+			b.line(roleLabel, l)
+		default:
+			b.line(rolePlain, l)
 		}
 	}
 	c.writeFrames(b)

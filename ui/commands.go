@@ -375,7 +375,17 @@ func savePin(f *fixture.Fixture, path string, overwrite bool, token int) tea.Cmd
 
 // closeSession ends the session (and stops a stdio server).
 func closeSession(s *session.Session) tea.Cmd {
-	return run(func() routed { return closedMsg{err: s.Close()} })
+	return run(func() routed { return closedMsg{s: s, err: s.Close()} })
+}
+
+// waitGone reports that session s ended without jig closing it.
+func waitGone(s *session.Session) tea.Cmd {
+	return run(func() routed {
+		if why := s.WaitGone(); why != "" {
+			return goneMsg{s: s, why: why}
+		}
+		return nil
+	})
 }
 
 // An outbox carries a pane's requests to the root. The root handles them

@@ -119,6 +119,10 @@ func (c *connection) close() error {
 // session is open): the panes but the frames explain why.
 func (c *connection) failed() bool { return c.err != nil }
 
+// down reports whether there is nothing to send on: the last attempt
+// failed, or the session's server went away on its own. r reconnects.
+func (m *Model) down() bool { return m.conn().failed() || m.hdr.state == stateGone }
+
 // failureActions scroll the explanation of a failed connection.
 func (c *connection) failureActions() []action {
 	k := newScrollKeys()
@@ -141,9 +145,17 @@ func (m *Model) connect() tea.Cmd {
 func (m *Model) retry() tea.Cmd {
 	c := m.conn()
 	c.err = nil
-	m.hdr.state = stateConnecting
+	var cmds []tea.Cmd
+	if m.hdr.state == stateGone {
+		// The old session's server is gone; closing it reaps what is left.
+		if s := c.session(); s != nil {
+			c.setSession(nil)
+			cmds = append(cmds, closeSession(s))
+		}
+	}
+	m.hdr.state, m.hdr.gone = stateConnecting, ""
 	m.setStatus(fmt.Sprintf("connecting (attempt %d)…", c.attempt+1), false)
-	return m.connect()
+	return tea.Batch(append(cmds, m.connect())...)
 }
 
 func (m *Model) connected(msg connectedMsg) tea.Cmd {
@@ -170,7 +182,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	m.tools().startListing()
 	m.resources().reset(hasResources)
 	m.prompts().reset(hasPrompts)
-	cmds := []tea.Cmd{listTools(m.ctx, msg.s, c.timeout, "connected"), m.listOnOpen()}
+	cmds := []tea.Cmd{listTools(m.ctx, msg.s, c.timeout, "connected"), m.listOnOpen(), waitGone(msg.s)}
 	for _, p := range m.panes {
 		cmds = append(cmds, p.update(connectedEvent{}))
 	}
@@ -233,7 +245,29 @@ func (m *Model) toolsChanged() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) closed(closedMsg) tea.Cmd {
+// gone is the session's server going away on its own: the header stops
+// saying connected, the panes keep what the server said, r reconnects.
+func (m *Model) gone(msg goneMsg) tea.Cmd {
+	c := m.conn()
+	if c.session() != msg.s || m.ctx.Err() != nil {
+		return nil // a session jig already replaced or is closing
+	}
+	if c.readOnly {
+		m.hdr.repro = ""
+		c.setSession(nil)
+		m.repro.started, m.repro.call = false, nil
+		m.setStatus("cannot reproduce: "+msg.why+" (r starts it again)", true)
+		return closeSession(msg.s)
+	}
+	m.hdr.state, m.hdr.gone = stateGone, msg.why
+	m.setStatus(msg.why+": r reconnects", true)
+	return nil
+}
+
+func (m *Model) closed(msg closedMsg) tea.Cmd {
+	if c := m.conn(); c.session() != nil && c.session() != msg.s || m.hdr.state != stateConnected {
+		return nil // a stale attempt's session, or a gone one, was closed: nothing changed here
+	}
 	m.hdr.state = stateClosed
 	var cmds []tea.Cmd
 	for _, p := range m.panes {

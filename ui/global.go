@@ -87,7 +87,7 @@ func (m *Model) lastActions() []action {
 		on(k.Stats, does(m.openStats)),
 		on(k.Said, does(m.openSaid)),
 		on(k.Auth, does(m.openAuth)).only(m.auth.seen > 0, "the server has not asked for OAuth in this session"),
-		on(k.Retry, m.retry).only(m.conn().failed(), "the session is not down: there is nothing to retry"),
+		on(k.Retry, m.retry).only(m.down(), "the session is not down: there is nothing to retry"),
 		on(k.Relist, func() tea.Cmd { return m.relist(paneTools, "refresh") }).only(s != nil, "not connected: nothing can be listed"),
 		on(k.Raw, does(m.openRaw)).only(s != nil, "not connected: there is no session to send a raw message on"),
 		on(k.LogLevel, does(m.openLevel)).only(s != nil, "not connected: there is no server to set the log level of").

@@ -22,6 +22,7 @@ const (
 	stateConnected
 	stateFailed
 	stateClosed
+	stateGone // the server went away on its own; the panes keep what it said
 	stateReadOnly
 )
 
@@ -36,6 +37,7 @@ type header struct {
 	record string // read-only mode: what an agent transcript is (a record, not a reproduction)
 	repro  string // read-only mode: the live server recorded calls are reproduced on
 	info   session.Info
+	gone   string // stateGone: how the server went away ("the server exited (exit status 1)")
 	frames int
 	width  int
 
@@ -111,6 +113,8 @@ func (h *header) first() string {
 		i := h.info
 		if h.state == stateClosed {
 			l.add(" closed ", &h.st.stateFailed, 0)
+		} else if h.state == stateGone {
+			l.add(" ✗ DISCONNECTED ", &h.st.stateFailed, 0)
 		} else {
 			l.add("● connected", &h.st.stateConnected, 0)
 		}
@@ -264,6 +268,8 @@ func (h *header) plainSecond() string {
 		return line
 	case stateFailed:
 		return h.st.muted.Render("the server did not start or answer; r retries, 4 shows the frames")
+	case stateGone:
+		return h.st.warnText.Render("✗ "+h.gone) + h.st.muted.Render(" · nothing more can be sent · r reconnects (a new session; what is on screen stays)")
 	case stateConnecting:
 		return h.st.muted.Render("starting the server and performing the handshake…")
 	}

@@ -185,10 +185,23 @@ type pinSavedMsg struct {
 
 func (msg pinSavedMsg) route(m *Model) tea.Cmd { return m.pinSaved(msg) }
 
-// closedMsg: the session was closed.
-type closedMsg struct{ err error }
+// closedMsg: session s was closed (one a stale attempt opened, or one that
+// was gone).
+type closedMsg struct {
+	s   *session.Session
+	err error
+}
 
 func (msg closedMsg) route(m *Model) tea.Cmd { return m.closed(msg) }
+
+// goneMsg: session s ended without jig closing it (its server exited); why
+// says how.
+type goneMsg struct {
+	s   *session.Session
+	why string
+}
+
+func (msg goneMsg) route(m *Model) tea.Cmd { return m.gone(msg) }
 
 // Requests panes make of the root: a pane never reaches into another pane.
 
