@@ -55,8 +55,9 @@ type Config struct {
 	Args string
 	// Timeout bounds connecting and each call; 30s when zero.
 	Timeout time.Duration
-	// SaveDir is where bodies are written with w; the system temp directory
-	// when empty.
+	// SaveDir is where bodies are written with w; the working directory
+	// when empty, as curl -O and a browser's download do: a shared /tmp
+	// is not where a user looks for evidence they asked to keep.
 	SaveDir string
 	// Reproduce, in read-only mode, is the server a recorded tools/call is
 	// reproduced against (r): the recording's own target, or one the user
@@ -109,7 +110,7 @@ func New(cfg Config) *Model {
 		cfg.Timeout = 30 * time.Second
 	}
 	if cfg.SaveDir == "" {
-		cfg.SaveDir = os.TempDir()
+		cfg.SaveDir = "."
 	}
 	m := &Model{keys: newGlobalKeys(), help: help.New(), repro: &reproduction{}, attr: &attribution{}}
 	m.ctx, m.cancel = context.WithCancel(context.Background())

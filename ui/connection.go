@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -253,11 +254,10 @@ func (m *Model) gone(msg goneMsg) tea.Cmd {
 		return nil // a session jig already replaced or is closing
 	}
 	if c.readOnly {
-		m.hdr.repro = ""
-		c.setSession(nil)
-		m.repro.started, m.repro.call = false, nil
-		m.setStatus("cannot reproduce: "+msg.why+" (r starts it again)", true)
-		return closeSession(msg.s)
+		// The recording stays; what was reproducing on the server (an
+		// attribution) reports its own failure.
+		m.hdr.repro = strings.Replace(m.hdr.repro, "● connected", "✗ gone: "+msg.why, 1)
+		return nil
 	}
 	m.hdr.state, m.hdr.gone = stateGone, msg.why
 	m.setStatus(msg.why+": r reconnects", true)

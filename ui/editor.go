@@ -475,7 +475,7 @@ func (e *editorPane) head() string {
 func (e *editorPane) rule() string {
 	if e.progress && !e.prompt {
 		// The call is not sent as typed alone: say so where it is typed.
-		note := ansi.Truncate("── + _meta.progressToken (ctrl+t: off) ", e.width, "…")
+		note := ansi.Truncate("── + _meta.progressToken (ctrl+t leaves it out) ", e.width, "…")
 		return e.st.warnText.Render(note) + e.st.muted.Render(strings.Repeat("─", max(e.width-ansi.StringWidth(note), 0)))
 	}
 	return e.st.muted.Render(strings.Repeat("─", e.width))
