@@ -249,24 +249,70 @@ func (s *sessionFiles) close(st *streams) {
 	if len(all) == 0 {
 		all = []*recorded{&s.first}
 	}
+	failed := map[*recorded]bool{}
 	for _, r := range all {
 		if cerr := r.closer(); cerr != nil {
 			fmt.Fprintf(st.err, "%s: %d frames crossed; %s\n", s.name(), r.log.Len(), recordingIncomplete(r.path, cerr))
-			continue
+			failed[r] = true
 		}
-		if r.path == "" {
+	}
+	s.firstSessionTakesTheFile(all, failed)
+	for _, r := range all {
+		if failed[r] || r.path == "" {
 			continue
 		}
 		who := ""
 		switch {
 		case len(all) == 1:
 		case r.key == "":
-			who = " (traffic of no client session)"
+			who = " (traffic of no client session: requests answered without one, e.g. a probe before initialize)"
 		default:
 			who = " (client session " + r.key + ")"
 		}
 		// stderr only: in stdio mode stdout is the client's protocol stream.
 		fmt.Fprintf(st.err, "%s: recorded %d frames to %s%s\n", s.name(), r.log.Len(), r.path, who)
+	}
+}
+
+// firstSessionTakesTheFile gives the file --record named to the first
+// client session when traffic of no session (a client's server/discover
+// probe, answered with an error before its initialize) came first and took
+// it: that traffic moves to FILE-no-session.jsonl. The files are closed.
+func (s *sessionFiles) firstSessionTakesTheFile(all []*recorded, failed map[*recorded]bool) {
+	if s.opts.Path == "" || s.first.key != "" || failed[&s.first] || s.first.path == "" {
+		return
+	}
+	var next *recorded
+	for _, r := range all[1:] {
+		if r.key != "" && r.log != s.first.log && r.path != "" && !failed[r] {
+			next = r
+			break
+		}
+	}
+	if next == nil {
+		return // no client session: the traffic is the file's
+	}
+	ext := filepath.Ext(s.first.path)
+	side := strings.TrimSuffix(s.first.path, ext) + "-no-session" + ext
+	if _, err := os.Lstat(side); err == nil {
+		return // never overwrite a file
+	}
+	named := s.first.path
+	if os.Rename(named, side) != nil {
+		return
+	}
+	if os.Rename(next.path, named) != nil {
+		os.Rename(side, named)
+		return
+	}
+	s.first.path, next.path = side, named
+	// Listed in file order: the named file first.
+	for i, r := range all {
+		if r == next {
+			copy(all[1:i+1], all[:i])
+			all[0] = next
+			break
+		}
 	}
 }
 

@@ -2,12 +2,22 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session/demo"
 	"github.com/mcpjig/jig/session/record"
 )
 
@@ -36,9 +46,71 @@ func TestProxySessionFiles(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	for _, want := range []string{"run.jsonl (client session sess-a)", "run-2.jsonl (client session sess-b)", "run-3.jsonl (traffic of no client session)"} {
+	for _, want := range []string{"run.jsonl (client session sess-a)", "run-2.jsonl (client session sess-b)", "run-3.jsonl (traffic of no client session"} {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
 		}
+	}
+}
+
+// One jig call through the HTTP proxy to a real server: the file --record
+// names holds the call's client session, and the failed server/discover
+// probe sent before initialize (traffic of no session) is beside it in
+// FILE-no-session.jsonl; the exit message says which file holds what.
+func TestProxyRecordFileHoldsTheClientSession(t *testing.T) {
+	srv, err := demo.New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	defer ts.Close()
+	dir := t.TempDir()
+	named := filepath.Join(dir, "httpproxy.jsonl")
+	addr := "127.0.0.1:" + freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var errb bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"proxy", "--listen", addr, "--target", ts.URL, "--record", named}, strings.NewReader(""), io.Discard, &errb)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("the proxy did not listen on %s: %v", addr, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	code, _, callErr := jig(t, "", "call", "search_orders", "--args", `{"customer":"Acme Corp","since":"2026-01-01"}`, "--url", "http://"+addr+"/", "--no-record")
+	cancel()
+	<-done
+	if code != exitOK {
+		t.Fatalf("jig call through the proxy: exit %d\n%s", code, callErr)
+	}
+	x, err := frames.OpenIndexed(named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var methods []string
+	for i := range x.Len() {
+		if f := x.Frame(i); f.Kind == frames.KindRequest {
+			methods = append(methods, f.Method)
+		}
+	}
+	if !slices.Contains(methods, "initialize") || !slices.Contains(methods, "tools/call") {
+		t.Errorf("%s holds requests %v, not the client session\n%s", named, methods, errb.String())
+	}
+	if !strings.Contains(errb.String(), named+" (client session ") {
+		t.Errorf("the exit message does not name %s as the client session's:\n%s", named, errb.String())
+	}
+	side := filepath.Join(dir, "httpproxy-no-session.jsonl")
+	if _, err := os.Stat(side); err != nil || !strings.Contains(errb.String(), side+" (traffic of no client session") {
+		t.Errorf("the probe's traffic is not in %s, named for what it holds (%v):\n%s", side, err, errb.String())
 	}
 }
