@@ -120,15 +120,21 @@ func runCall(ctx context.Context, o *callOptions, st *streams) error {
 	if o.pin.append {
 		return runAppend(ctx, o, st, argv)
 	}
-	return withSession(ctx, st, &o.target, o.command, &o.frames, o.tool, func(ctx context.Context, s *session.Session) error {
-		return o.call(ctx, st, s, argv)
+	base := ctx
+	return withSession(ctx, st, &o.target, o.command, &o.frames, o.tool, func(_ context.Context, s *session.Session) error {
+		// --timeout bounds the connection (withSession's clock) and then
+		// each request on its own clock: a slow start is not charged to
+		// the call, and a timeout names the request that was on the wire.
+		return o.call(base, st, s, argv)
 	})
 }
 
 // call lists the tools (to check the arguments against the schema and to pin
 // the tool's definition), sends the call and reports its outcome.
 func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session, argv json.RawMessage) error {
-	rawTools, typed, err := s.ListTools(ctx)
+	lctx, lcancel := session.WithTimeout(ctx, o.target.timeout)
+	rawTools, typed, err := s.ListTools(lctx)
+	lcancel()
 	if err != nil {
 		return err
 	}
@@ -141,7 +147,9 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 	} else {
 		warnViolations(st.err, o.tool, t.InputSchema, argv)
 	}
-	ex, err := callWith(ctx, st, s, o.tool, argv, o.progress, o.cancelAfter)
+	cctx, ccancel := session.WithTimeout(ctx, o.target.timeout)
+	defer ccancel()
+	ex, err := callWith(cctx, st, s, o.tool, argv, o.progress, o.cancelAfter)
 	var cancelled *session.CancelledError
 	if errors.As(err, &cancelled) {
 		return o.cancelled(st, ex, cancelled)
@@ -151,7 +159,9 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 		if oerr != nil {
 			return oerr
 		}
-		if perr := o.pin.pin(ctx, st, s, opts, replay.FindTool(rawTools, o.tool), ex, o); perr != nil {
+		pctx, pcancel := session.WithTimeout(ctx, o.target.timeout)
+		defer pcancel()
+		if perr := o.pin.pin(pctx, st, s, opts, replay.FindTool(rawTools, o.tool), ex, o); perr != nil {
 			return perr
 		}
 	}

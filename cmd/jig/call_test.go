@@ -93,3 +93,15 @@ func TestResourcesTemplates(t *testing.T) {
 		t.Errorf("prompts --templates: exit %d, want %d (only resources has templates); stderr:\n%s", code, exitUsage, errOut)
 	}
 }
+
+// --timeout is the call's own time: a server slow to start (3s here, before
+// it execs) is bounded by the connection's clock, not charged to the call.
+func TestCallTimeoutExcludesStartup(t *testing.T) {
+	ev := peers.Node(t, peers.Everything, "stdio")
+	slow := []string{"--", "sh", "-c", `sleep 3; exec "$@"`, "sh"}
+	args := append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":3,"steps":2}`, "--timeout", "5s", "--no-record"}, append(slow, ev...)...)
+	code, out, errOut := jig(t, "", args...)
+	if code != 0 || !strings.Contains(out, "Long running operation completed") {
+		t.Errorf("a 3s call with --timeout 5s on a server that starts in 3s: exit %d\n%s%s", code, out, errOut)
+	}
+}

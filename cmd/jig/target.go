@@ -60,7 +60,7 @@ func (f *targetFlags) bind(cmd *cobra.Command) {
 	fl.StringVar(&f.server, "server", "", "the server's name in --config")
 	sliceVar(fl, newStringArray(&f.inputs, nil), "input", "ID=VALUE for a ${input:ID} in --config (VS Code inputs; repeatable)")
 	fl.StringVar(&f.protocol, "protocol-version", "auto", "auto|"+strings.Join(session.ProtocolVersions[1:], "|"))
-	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time allowed to connect and for each call")
+	fl.DurationVar(&f.timeout, "timeout", 30*time.Second, "time allowed to connect, and then for each request on its own (jig call: tools/list, the call)")
 	fl.DurationVar(&f.grace, "grace", session.DefaultGrace, "time a stdio server gets to exit after stdin closes, before SIGTERM and then SIGKILL")
 	fl.StringVar(&f.record, "record", "", "record the session to FILE (default: a new file in the sessions directory, see jig sessions)")
 	fl.BoolVar(&f.noRecord, "no-record", false, "do not record the session")
