@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -215,4 +216,24 @@ func TestFlowCompareTwoLiveCalls(t *testing.T) {
 	f.keys("esc", "3", "m", "[", "c")
 	f.waitFor("Compare call #2 → call #1", "1 argument differs: limit", "≠ the responses differ")
 	noContradiction(t, f.p.screen())
+}
+
+// The timeline's count is of every request; when not all fit, its head says
+// which rows are on screen, so one scrolled out of view (the first, the
+// failed server/discover) is not read as one left out.
+func TestTimelineCountSaysWhichRowsAreShown(t *testing.T) {
+	x := recordDemo(t, 1, storyCalls...)
+	p := newFramesPane(testEnv(x))
+	p.setSize(100, 9)
+	p.setFocus(true)
+	keys(p, "G", "T")
+	view := screen(p.view())
+	n := len(p.tl.reqs)
+	want := fmt.Sprintf("timeline · %d requests (rows %d–%d shown)", n, p.tl.list.top+1, min(p.tl.list.top+p.tl.list.height, n))
+	if p.tl.list.top == 0 || !strings.Contains(view, want) {
+		t.Errorf("a scrolled timeline (top %d of %d requests) does not say which rows it shows (%q):\n%s", p.tl.list.top, n, want, view)
+	}
+	if strings.Contains(view, "server/discover") {
+		t.Errorf("the first request is on screen; the test means it scrolled away:\n%s", view)
+	}
 }

@@ -165,8 +165,14 @@ func (p *framesPane) timelineHead() string {
 			calls++
 		}
 	}
-	return fmt.Sprintf("timeline · %s requests, %s tools/call · enter shows one in the frames · T back",
-		thousands(len(p.tl.reqs)), thousands(calls))
+	shown := ""
+	if n, w := len(p.tl.reqs), p.tl.list; w.height > 0 && n > w.height {
+		// The count is of every request: say which of them are on screen,
+		// so a row scrolled out of view is not a row left out.
+		shown = fmt.Sprintf(" (rows %s–%s shown)", thousands(w.top+1), thousands(min(w.top+w.height, n)))
+	}
+	return fmt.Sprintf("timeline · %s requests%s, %s tools/call · enter shows one in the frames · T back",
+		thousands(len(p.tl.reqs)), shown, thousands(calls))
 }
 
 // timelineRow is one request: seq, method (and tool), latency, outcome.
