@@ -228,7 +228,7 @@ func runAppend(ctx context.Context, o *callOptions, st *streams, argv json.RawMe
 		return err
 	}
 	info := s.Info()
-	err = o.appendStep(ctx, cctx, st, s, f, argv, red, opts)
+	err = o.appendStep(ctx, st, s, f, argv, red, opts)
 	s.Close()
 	warnWithheld(st.err, opts.Log, err)
 	if ferr := o.frames.write(st, opts.Log, &info); ferr != nil && err == nil {
@@ -238,8 +238,9 @@ func runAppend(ctx context.Context, o *callOptions, st *streams, argv json.RawMe
 }
 
 // appendStep replays the scenario's steps on s, makes the call and saves the
-// scenario with it as the next step. cctx bounds the call (--timeout).
-func (o *callOptions) appendStep(ctx, cctx context.Context, st *streams, s *session.Session, f *fixture.Fixture, argv json.RawMessage, red *fixture.Redactor, opts session.Options) error {
+// scenario with it as the next step, each request on its own --timeout
+// clock (the connection's is runAppend's).
+func (o *callOptions) appendStep(ctx context.Context, st *streams, s *session.Session, f *fixture.Fixture, argv json.RawMessage, red *fixture.Redactor, opts session.Options) error {
 	p := &o.pin
 	c := replay.Case{Path: p.file, Fixture: f}
 	out, captured := replay.OnSession(ctx, s, c, replay.Options{Timeout: o.target.timeout, Redactor: red})
@@ -254,12 +255,18 @@ func (o *callOptions) appendStep(ctx, cctx context.Context, st *streams, s *sess
 	if err != nil {
 		return err
 	}
+	// Like jig call, the call has its own --timeout, not what the
+	// connection and the replayed steps left of it.
+	cctx, cancel := session.WithTimeout(ctx, o.target.timeout)
+	defer cancel()
 	ex, callErr := callWith(cctx, st, s, o.tool, args, o.progress, 0)
 	var rpc *session.RPCError
 	if callErr != nil && !errors.As(callErr, &rpc) {
 		return callErr
 	}
-	rawTools, _, lerr := s.ListTools(cctx)
+	lctx, lcancel := session.WithTimeout(ctx, o.target.timeout)
+	defer lcancel()
+	rawTools, _, lerr := s.ListTools(lctx)
 	if lerr != nil {
 		return lerr
 	}
@@ -278,7 +285,7 @@ func (o *callOptions) appendStep(ctx, cctx context.Context, st *streams, s *sess
 		step.Name, step.Captures, step.Uses = p.step, caps, uses
 		return fresh(ctx, appended(f, out, step, one))
 	}
-	next, err := replay.Pin(cctx, s, ex, popts)
+	next, err := replay.Pin(lctx, s, ex, popts)
 	if err != nil {
 		return err
 	}
