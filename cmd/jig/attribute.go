@@ -104,6 +104,9 @@ func runAttribute(ctx context.Context, o *attributeOptions, st *streams) error {
 		}
 	}
 	if o.pin != "" {
+		if err := checkOutput("--pin", o.pin, spaced("--pin"), "attribution.json", false, false); err != nil {
+			return err
+		}
 		if _, err := os.Stat(o.pin); err == nil {
 			return usageErr("--pin %s: the fixture exists; pick another file", o.pin)
 		}
