@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,8 +33,11 @@ import (
 type RawResult struct {
 	Sent *frames.Frame // the message as recorded; nil when nothing was written
 	// Answer is the server's response to the message's id, when one came
-	// before the wait ended.
+	// before the wait ended. To a batch it is the first of Answers.
 	Answer *frames.Frame
+	// Answers, to a batch, are the frames that answered its requests (a
+	// batch of responses, or responses one by one), matched by their ids.
+	Answers []*frames.Frame
 	// Ended says why jig stopped waiting when no answer came: the server
 	// exited, the connection failed, or the wait ran out.
 	Ended string
@@ -137,9 +142,39 @@ func (s *Session) awaitRaw(ctx context.Context, res *RawResult, sent frames.Fram
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	seen := res.From
+	// A batch's requests, by id: it is answered when each of them is.
+	var owed map[string]bool
+	if sent.Kind == frames.KindBatch {
+		owed = map[string]bool{}
+		for _, r := range frames.WithheldRequests(&sent) {
+			owed[r.ID] = true
+		}
+	}
 	for {
 		for ; seen < s.Log.Len(); seen++ {
 			f := s.Log.Frame(seen)
+			if len(owed) > 0 && f.Dir == frames.ServerToClient {
+				ids := frames.AnswerIDs(f)
+				if f.IsResponse() {
+					ids = []string{f.ID}
+				}
+				matched := false
+				for _, id := range ids {
+					if owed[id] {
+						delete(owed, id)
+						matched = true
+					}
+				}
+				if matched {
+					res.Answers = append(res.Answers, f)
+					res.Answer = res.Answers[0]
+					if len(owed) == 0 {
+						res.To = seen + 1
+						return
+					}
+				}
+				continue
+			}
 			switch {
 			case sent.ID != "" && f.Dir == frames.ServerToClient && f.IsResponse() && f.ID == sent.ID,
 				sent.ID == "" && f.Dir == frames.ServerToClient && f.Kind == frames.KindError && f.ID == "":
@@ -162,6 +197,16 @@ func (s *Session) awaitRaw(ctx context.Context, res *RawResult, sent frames.Fram
 				res.Ended = "cancelled while waiting"
 			case sent.ID != "" && sent.Kind == frames.KindRequest:
 				res.Ended = fmt.Sprintf("no answer within %s", wait)
+			case len(owed) > 0:
+				res.Ended = fmt.Sprintf("the batch's requests %s got no answer within %s", strings.Join(slices.Sorted(maps.Keys(owed)), ", "), wait)
+			case sent.Kind == frames.KindBatch:
+				res.Ended = fmt.Sprintf("waited %s (a batch of notifications only gets no answer)", wait)
+			case sent.Kind == frames.KindInvalid:
+				why := sent.Err
+				if why == "" {
+					why = "not a JSON-RPC message"
+				}
+				res.Ended = fmt.Sprintf("%s: the server sent no error for it within %s (it ignored it; what it sent meanwhile is listed above)", why, wait)
 			default:
 				res.Ended = fmt.Sprintf("waited %s (a message without an id gets no answer)", wait)
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -124,13 +125,21 @@ func (o *sendOptions) report(st *streams, log *frames.Log, res *session.RawResul
 		fmt.Fprintf(st.err, "jig: %s\n", frames.Summary(log, i, start))
 	}
 	switch {
-	case res.Answer != nil:
-		if o.json {
-			writeRaw(st.out, res.Answer.Raw)
-		} else {
-			pretty, _ := frames.Indent(res.Answer.Raw)
-			writeRaw(st.out, pretty)
+	case len(res.Answers) > 0:
+		// A batch: each frame that answered its requests, matched by id.
+		code := exitOK
+		for _, a := range res.Answers {
+			o.writeAnswer(st, a)
+			if answersWithError(a) {
+				code = exitServerError
+			}
 		}
+		if res.Ended != "" {
+			fmt.Fprintf(st.err, "jig: frame #%d: %s\n", res.Sent.Seq, res.Ended)
+		}
+		return code
+	case res.Answer != nil:
+		o.writeAnswer(st, res.Answer)
 		if res.Answer.Kind == frames.KindError {
 			return exitServerError
 		}
@@ -144,4 +153,34 @@ func (o *sendOptions) report(st *streams, log *frames.Log, res *session.RawResul
 		return exitUnreachable
 	}
 	return exitOK
+}
+
+// writeAnswer prints an answer on stdout: as it came with --json, else
+// indented.
+func (o *sendOptions) writeAnswer(st *streams, a *frames.Frame) {
+	if o.json {
+		writeRaw(st.out, a.Raw)
+		return
+	}
+	pretty, _ := frames.Indent(a.Raw)
+	writeRaw(st.out, pretty)
+}
+
+// answersWithError says whether an answer is an error, or a batch holding one.
+func answersWithError(a *frames.Frame) bool {
+	if a.Kind != frames.KindBatch {
+		return a.Kind == frames.KindError
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(a.Raw, &items) != nil {
+		return false
+	}
+	for _, it := range items {
+		e := frames.Frame{Raw: it}
+		e.Classify()
+		if e.Kind == frames.KindError {
+			return true
+		}
+	}
+	return false
 }

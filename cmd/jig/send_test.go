@@ -70,3 +70,20 @@ func TestSend(t *testing.T) {
 		t.Errorf("the recording lacks the raw message:\n%s", data)
 	}
 }
+
+// A batch is answered when each of its requests is, matched by id, and the
+// answers are printed; bytes that are not JSON are told as such, not as
+// "a message without an id".
+func TestSendRawBatchAndNotJSON(t *testing.T) {
+	code, out, errOut := jig(t, "", "send", "--raw", `[{"jsonrpc":"2.0","id":"a","method":"tools/list"},{"jsonrpc":"2.0","id":"b","method":"ping"}]`, "--demo", "--no-record")
+	if code != exitOK || !strings.Contains(out, `"id": "a"`) || !strings.Contains(out, `"id": "b"`) {
+		t.Errorf("batch: exit %d, stdout lacks the answers to a and b:\n%s\n%s", code, out, errOut)
+	}
+	if strings.Contains(errOut, "without an id") || strings.Contains(errOut, "waited") {
+		t.Errorf("batch: the answered batch was waited on as a message without an id:\n%s", errOut)
+	}
+	code, out, errOut = jig(t, "", "send", "--raw", "not json at all", "--demo", "--wait", "300ms", "--no-record")
+	if strings.Contains(errOut, "without an id") || !strings.Contains(errOut, "not JSON") || !strings.Contains(errOut, "the server sent no error for it within 300ms") {
+		t.Errorf("not JSON: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
