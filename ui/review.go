@@ -264,9 +264,9 @@ func (m *ReviewModel) openAccept() tea.Cmd {
 	case fixture.ItemSurface:
 		what = "the change is accepted into " + it.AttachedFile()
 	}
-	d := &reasonDialog{m: m, field: newTextEdit(m.st, true), heading: "Accept " + it.Key, what: what}
-	d.field.setValue(m.lastWhy)
-	d.field.cursorEnd()
+	// The last reason is offered, not typed in: enter takes it, typing
+	// replaces it (typing after a prefilled one appended to it).
+	d := &reasonDialog{m: m, field: newTextEdit(m.st, true), heading: "Accept " + it.Key, what: what, offered: m.lastWhy}
 	d.field.focus()
 	m.dialog = d
 	return nil
@@ -882,6 +882,15 @@ type reasonDialog struct {
 	m             *ReviewModel
 	field         *textEdit
 	heading, what string
+	offered       string // the last reason given, taken when nothing is typed
+}
+
+// reason is what was typed, or the offered reason when nothing was.
+func (d *reasonDialog) reason() string {
+	if r := strings.TrimSpace(d.field.value()); r != "" {
+		return r
+	}
+	return d.offered
 }
 
 func (d *reasonDialog) title() string { return d.heading }
@@ -892,11 +901,11 @@ func (d *reasonDialog) update(msg tea.Msg) {
 
 func (d *reasonDialog) actions() []action {
 	k := d.m.keys
-	ok := strings.TrimSpace(d.field.value()) != ""
+	ok := d.reason() != ""
 	return []action{
 		on(k.Choose, func() tea.Cmd {
 			d.m.dialog = nil
-			d.m.lastWhy = strings.TrimSpace(d.field.value())
+			d.m.lastWhy = d.reason()
 			return d.m.decide(fixture.ActionAccept, d.m.lastWhy)
 		}).labelled("accept with this reason").only(ok, "type a reason first: reviewers read it in the fixture's history"),
 		on(k.Cancel, does(func() { d.m.dialog = nil })).labelled("cancel"),
@@ -906,11 +915,15 @@ func (d *reasonDialog) actions() []action {
 func (d *reasonDialog) view(w, h int) string {
 	d.field.setSize(max(w-4, 10), 1)
 	st := d.m.st
-	return strings.Join([]string{
+	lines := []string{
 		wrap(d.what+"; the reason is recorded in its history with who and when.", w),
 		"",
 		st.label.Render("reason: ") + d.field.view(),
-	}, "\n")
+	}
+	if d.offered != "" && strings.TrimSpace(d.field.value()) == "" {
+		lines = append(lines, st.muted.Render(ansi.Truncate("enter reuses the last reason: "+d.offered+" · or type a new one", w, "…")))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // wrap wraps plain text to w cells.

@@ -176,9 +176,14 @@ func TestReviewFlow(t *testing.T) {
 	f.keys("j")
 	f.waitFor("search-acme: the response drifted")
 	f.keys("a")
-	f.waitFor("Accept search-acme", "v2 renames customer_name to customer") // the last reason, offered again
-	f.keys("enter")
+	f.waitFor("Accept search-acme", "enter reuses the last reason: v2 renames customer_name to customer") // offered again
+	f.keys("v2 desc", "enter") // typing replaces the offered reason (it was appended to it)
 	f.waitFor("search-acme: accepted")
+	if it, err := rv.Find("search-acme"); err != nil {
+		t.Error(err)
+	} else if it.Reason != "v2 desc" {
+		t.Errorf("search-acme's reason is %q, want what was typed: \"v2 desc\"", it.Reason)
+	}
 	f.keys("j", "x")
 	f.waitFor("search-globex: rejected")
 
