@@ -998,7 +998,10 @@ func (d *ruleDialog) view(w, h int) string {
 		lines = append(lines, "", st.label.Render("written to the fixture's step "+fmt.Sprint(p.Step+1)+":"))
 		lines = append(lines, wrapLines("  "+proposalJSON(p), w)...)
 		verdict := st.okText.Render(fmt.Sprintf("with it: %d of the item's %d hunk%s left", after, before, plural(before)))
-		if after == before {
+		switch {
+		case after > before:
+			verdict = st.warnText.Render(fmt.Sprintf("with it: %d hunks, %d more than now: it fails where the response did not drift", after, after-before))
+		case after == before:
 			verdict = st.warnText.Render(fmt.Sprintf("with it: still %d hunk%s: it does not hide this drift (an assertion checks, it does not hide)", before, plural(before)))
 		}
 		lines = append(lines, "", verdict)

@@ -324,3 +324,38 @@ func TestReviewChecksFilesAfterFirstScreen(t *testing.T) {
 		t.Errorf("problems: %v", rv.Problems)
 	}
 }
+
+// A hunk that groups the same drift in some items of a list (status
+// "shipped" → "dispatched" in a few orders of many) is never offered a
+// one-of over every item ("*"): it would fail on the items that did not
+// drift. No proposal of a hunk leaves more hunks than there were.
+func TestReviewProposalsNeverAddHunks(t *testing.T) {
+	dir := t.TempDir()
+	reviewFixtures(t, dir)
+	rv := fixture.NewReview([]*fixture.ReportDoc{replayDir(t, dir)}, fixture.ReviewOptions{By: "Ana", Now: reviewAt})
+	grouped := 0
+	for _, it := range rv.Items {
+		hunks := rv.Hunks(it)
+		for _, h := range hunks {
+			if h.More == 0 {
+				continue
+			}
+			grouped++
+			for _, p := range fixture.Propose(h, "") {
+				if p.Assertion != nil && p.Assertion.Op == fixture.OpOneOf && strings.Contains(p.Assertion.Path, "*") {
+					t.Errorf("%s: hunk %s (%d more) is offered %s", it.Key, h.Pointer, h.More, p.Assertion.Path)
+				}
+				if err := rv.AddRule(it, p); err != nil {
+					continue
+				}
+				if after := len(rv.Hunks(it)); after > len(hunks) {
+					t.Errorf("%s: %+v leaves %d hunks, there were %d", it.Key, p, after, len(hunks))
+				}
+				rv.UndoRule(it)
+			}
+		}
+	}
+	if grouped == 0 {
+		t.Fatal("no hunk groups drift in several items: the test proves nothing")
+	}
+}
