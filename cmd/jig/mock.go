@@ -186,6 +186,7 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 	}
 	files := &sessionFiles{who: "jig mock", opts: ropts, first: recorded{log: log, path: path, closer: closer}}
 	cfg.opts.LogFor = files.logFor
+	cfg.opts.Notice = func(s string) { fmt.Fprintln(st.err, s) }
 	srv, err := mock.New(book, cfg.opts)
 	if err != nil {
 		files.close(st)

@@ -283,3 +283,20 @@ func TestMockMultiRoundTrip(t *testing.T) {
 		t.Errorf("against jig mock of the recording: exit %d\n--- mock:\n%s\n--- server:\n%s\n%s", code, mocked, real, stderr)
 	}
 }
+
+// A request answered by a recorded call that got no answer (its client
+// cancelled it) is held open, as the recorded one was — and the mock says
+// so on its stderr, which a client such as jig shows: it hung with no hint.
+func TestMockSaysARecordedCancelledCallHoldsOpen(t *testing.T) {
+	server := peers.Node(t, peers.Everything, "stdio")
+	rec := filepath.Join(t.TempDir(), "cancelled.jsonl")
+	args := `{"duration":10,"steps":2}`
+	code, _, stderr := jig(t, "", append([]string{"call", "trigger-long-running-operation", "--args", args, "--cancel-after", "2s", "--record", rec, "--"}, server...)...)
+	if code != exitCancelled {
+		t.Fatalf("recording the cancelled call: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = jig(t, "", append([]string{"call", "trigger-long-running-operation", "--args", args, "--cancel-after", "3s", "--frames", "--"}, jigCommand("mock", "--no-record", rec)...)...)
+	if code != exitCancelled || !strings.Contains(stderr, "a call that got no answer (its client cancelled it)") {
+		t.Errorf("against the mock: exit %d, want %d with the mock's notice on its stderr\n%s", code, exitCancelled, stderr)
+	}
+}

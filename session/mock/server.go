@@ -62,6 +62,10 @@ type Options struct {
 	// no session), asked when the session's first message arrives.
 	Log    *frames.Log
 	LogFor func(session string) *frames.Log
+	// Notice, when set, is told what a client cannot see on the wire: a
+	// request answered by a recorded call that got no answer (its client
+	// cancelled it) is held open, as the recorded one was, and says so.
+	Notice func(string)
 }
 
 // A Server answers MCP requests from a Book. It is safe for concurrent use
@@ -432,6 +436,13 @@ func (c *Conn) serve(ctx context.Context, in *incoming, ex *Exchange, send Sende
 		}
 	}
 	if ex.Reply == nil {
+		if n := c.srv.opts.Notice; n != nil {
+			what := ex.Method
+			if ex.Name != "" {
+				what += " " + ex.Name
+			}
+			n(fmt.Sprintf("jig mock: %s matched %s, a call that got no answer (its client cancelled it): this one stays open until its client cancels it too", what, ex.Source))
+		}
 		c.park(ctx, send) // the recorded client cancelled it; so must this one
 		return nil
 	}
