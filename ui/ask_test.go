@@ -289,3 +289,27 @@ func TestFlowResourceSubscription(t *testing.T) {
 	f.keys("s")
 	f.waitFor("unsubscribed from demo://resource/static/document/architecture.md")
 }
+
+// TestFlowRootsEdited: F edits the roots jig declares on the live session;
+// the server is told, asks roots/list again and gets the new roots. A line
+// that is not a URI is named and nothing is set.
+func TestFlowRootsEdited(t *testing.T) {
+	cfg := everything(t)
+	f := start(t, cfg, 200, 50) // the header's roots fit
+	f.waitFor("mcp-servers/everything", "jig: roots (none)")
+	f.keys("F")
+	f.waitFor("Roots jig declares (roots/list)")
+	f.keys("not a uri", "ctrl+s")
+	f.waitFor(`roots line 1: "not" is not a URI with a scheme`)
+	f.keys("ctrl+u", "file:///tmp/jig-project jig project", "ctrl+s")
+	f.waitFor("jig now declares 1 root", "jig: roots (jig-project)")
+	teatest.WaitFor(t, f.tm.Output(), func([]byte) bool {
+		log := cfg.Options.Log
+		for i := log.Len() - 1; i >= 0; i-- {
+			if fr := log.Frame(i); fr.Dir == frames.ClientToServer && fr.Kind == frames.KindResult && strings.Contains(string(fr.Raw), `"uri":"file:///tmp/jig-project"`) {
+				return true
+			}
+		}
+		return false
+	}, teatest.WithDuration(screenWait), teatest.WithCheckInterval(10*time.Millisecond))
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -90,6 +91,8 @@ func (m *Model) lastActions() []action {
 		on(k.Retry, m.retry).only(m.down(), "the session is not down: there is nothing to retry"),
 		on(k.Relist, func() tea.Cmd { return m.relist(paneTools, "refresh") }).only(s != nil, "not connected: nothing can be listed"),
 		on(k.Raw, does(m.openRaw)).only(s != nil, "not connected: there is no session to send a raw message on"),
+		on(k.Roots, does(m.openRoots)).only(s != nil, "not connected: there is no session to set roots on").
+			only(s == nil || slices.Contains(s.Info().ClientCapabilities, "roots"), "jig did not declare roots for this session (--capabilities)"),
 		on(k.LogLevel, does(m.openLevel)).only(s != nil, "not connected: there is no server to set the log level of").
 			only(s == nil || s.Info().Era != "stateless", m.noSetLevel()),
 	)

@@ -14,7 +14,7 @@ func bind(keys []string, help, desc string) key.Binding {
 // pane table.
 type globalKeys struct {
 	Quit, ForceQuit, Help, Next, Prev, Info, Stats, Retry, Relist,
-	CancelCall, Answer, LogLevel, Auth, Raw, Said key.Binding
+	CancelCall, Answer, LogLevel, Auth, Raw, Said, Roots key.Binding
 }
 
 func newGlobalKeys() globalKeys {
@@ -38,7 +38,18 @@ func newGlobalKeys() globalKeys {
 		LogLevel: bind([]string{"L"}, "L", "set the server's log level (logging/setLevel)"),
 		Auth:     bind([]string{"O"}, "O", "the OAuth login: the URL to open, its steps, what was granted"),
 		Said:     bind([]string{"H"}, "H", "the status messages so far, the newest first"),
+		Roots:    bind([]string{"F"}, "F", "edit the roots jig declares (roots/list), on the live session"),
 		Raw:      bind([]string{"X"}, "X", "compose a raw JSON-RPC message, sent exactly as typed (jig send --raw)"),
+	}
+}
+
+// rootsKeys are the roots editor's; its text keys are the editor's.
+type rootsKeys struct{ Set, Close key.Binding }
+
+func newRootsKeys() rootsKeys {
+	return rootsKeys{
+		Set:   bind([]string{"ctrl+s"}, "ctrl+s", "set these roots on the session"),
+		Close: bind([]string{"esc"}, "esc", "keep the roots as they are"),
 	}
 }
 

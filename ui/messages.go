@@ -319,6 +319,11 @@ type resourceUpdatedMsg struct{ uri string }
 
 func (msg resourceUpdatedMsg) route(m *Model) tea.Cmd { return m.resourceUpdated(msg) }
 
+// setRootsMsg asks to replace the roots jig declares on the session.
+type setRootsMsg struct{ roots []session.Root }
+
+func (msg setRootsMsg) route(m *Model) tea.Cmd { return m.setRoots(msg) }
+
 // sendRawMsg asks to write text on the session exactly as typed (the raw
 // composer); suggested says it is the composer's own suggestion, unedited.
 type sendRawMsg struct {
