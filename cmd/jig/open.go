@@ -112,15 +112,7 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 		fmt.Fprintf(st.err, "jig: %s: %s\n", o.file, w)
 	}
 	if o.text {
-		if err := writeFramesText(st, f); err != nil {
-			return err
-		}
-		if f.Cut != nil {
-			// Beside the last frame too, where a reader of the text looks.
-			fmt.Fprintf(st.out, "\n⚠ %s is cut off at line %d: its last %d bytes, from byte %d, are an incomplete record and were not read; the frames above are all that was read\n",
-				o.file, f.Cut.Line, f.Cut.Bytes, f.Cut.Offset)
-		}
-		return nil
+		return writeOpenText(st, o.file, f)
 	}
 	cfg := ui.Config{Reader: f.Reader, Title: fmt.Sprintf("%s (%s)", o.file, f.Format), Timeout: o.target.timeout,
 		Record: f.Record()}
@@ -157,6 +149,20 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	}
 	if runErr != nil && !errors.Is(runErr, tea.ErrInterrupted) {
 		return tuiFailed(runErr)
+	}
+	return nil
+}
+
+// writeOpenText is jig open --text: the frames, and where the file is cut
+// off when it is.
+func writeOpenText(st *streams, file string, f *importer.File) error {
+	if err := writeFramesText(st, f); err != nil {
+		return err
+	}
+	if f.Cut != nil {
+		// Beside the last frame too, where a reader of the text looks.
+		fmt.Fprintf(st.out, "\n⚠ %s is cut off at line %d: its last %d bytes, from byte %d, are an incomplete record and were not read; the frames above are all that was read\n",
+			file, f.Cut.Line, f.Cut.Bytes, f.Cut.Offset)
 	}
 	return nil
 }
