@@ -58,11 +58,22 @@ func TestProxySessionFiles(t *testing.T) {
 // probe sent before initialize (traffic of no session) is beside it in
 // FILE-no-session.jsonl; the exit message says which file holds what.
 func TestProxyRecordFileHoldsTheClientSession(t *testing.T) {
+	proxyOneCall(t, nil)
+}
+
+// proxyOneCall runs jig proxy --record before the demo server over
+// Streamable HTTP (its handler wrapped by wrap, if given), makes one jig
+// call through it, checks the files, and returns the named file's path.
+func proxyOneCall(t *testing.T, wrap func(http.Handler) http.Handler) string {
 	srv, err := demo.New(1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	if wrap != nil {
+		h = wrap(h)
+	}
+	ts := httptest.NewServer(h)
 	defer ts.Close()
 	dir := t.TempDir()
 	named := filepath.Join(dir, "httpproxy.jsonl")
@@ -113,4 +124,5 @@ func TestProxyRecordFileHoldsTheClientSession(t *testing.T) {
 	if _, err := os.Stat(side); err != nil || !strings.Contains(errb.String(), side+" (traffic of no client session") {
 		t.Errorf("the probe's traffic is not in %s, named for what it holds (%v):\n%s", side, err, errb.String())
 	}
+	return named
 }

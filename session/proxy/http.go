@@ -116,6 +116,11 @@ func (p *HTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The session the request claims is its session once the server has
 	// accepted it: jig's own era probe claims one no server has.
 	cs := &clientSession{rec: p.rec, claimed: sessionOf(r)}
+	if cs.claimed != "" && p.rec.isKnown(cs.claimed) {
+		// A session already recorded: its frames go to it as they are
+		// captured, so the file's order is the order they crossed in.
+		cs.settled, cs.key = true, cs.claimed
+	}
 	if r.Body != nil && r.Body != http.NoBody {
 		// MCP request bodies are single messages: read one whole, record it,
 		// then send it on, so it is recorded before any answer to it. One

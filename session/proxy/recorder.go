@@ -34,13 +34,17 @@ type recorder struct {
 	now    func() time.Time
 	limit  int // bytes queued before add waits
 
-	mu     sync.Mutex
-	room   *sync.Cond // signalled when the writer took the queue
-	q      []frames.Frame
-	keys   []string // the client session of each frame in q, with logFor
-	queued int      // bytes in q, with frameOverhead each
-	peak   int      // the most bytes ever queued
-	waits  int      // how many adds waited for room
+	mu   sync.Mutex
+	room *sync.Cond // signalled when the writer took the queue
+	q    []frames.Frame
+	keys []string // the client session of each frame in q, with logFor
+	// known are the client sessions frames were recorded to: a request
+	// that names one is recorded at once, never held (held frames are
+	// numbered when they are settled, after frames captured later).
+	known  map[string]bool
+	queued int // bytes in q, with frameOverhead each
+	peak   int // the most bytes ever queued
+	waits  int // how many adds waited for room
 	closed bool
 	wake   chan struct{}
 	done   chan struct{}
@@ -76,6 +80,12 @@ func (r *recorder) addTo(key string, f frames.Frame) {
 	r.q = append(r.q, f)
 	if r.logFor != nil {
 		r.keys = append(r.keys, key)
+		if key != "" {
+			if r.known == nil {
+				r.known = map[string]bool{}
+			}
+			r.known[key] = true
+		}
 	}
 	r.queued += size
 	r.peak = max(r.peak, r.queued)
@@ -84,6 +94,13 @@ func (r *recorder) addTo(key string, f frames.Frame) {
 	case r.wake <- struct{}{}:
 	default:
 	}
+}
+
+// isKnown says whether frames were recorded to client session key.
+func (r *recorder) isKnown(key string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.known[key]
 }
 
 func (r *recorder) run() {

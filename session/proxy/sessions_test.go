@@ -1,7 +1,9 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -152,5 +154,65 @@ func TestHTTPProxyRecordsEachSSESessionApart(t *testing.T) {
 	}
 	if len(keys) != 2 {
 		t.Errorf("sessions %q, want two", keys)
+	}
+}
+
+// A request in a session already recorded is numbered when it crosses, not
+// when the server's answer names its session: a tools/list the server is
+// slow to answer is not numbered after a ping that crossed later, so the
+// session's seq order is its time order.
+func TestHTTPProxySeqFollowsTimeWithinASession(t *testing.T) {
+	srv, err := demo.New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	slow, arrived := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"tools/list"`)) {
+				once.Do(func() { close(arrived) })
+				<-slow // answered once the ping has crossed
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer upstream.Close()
+	u, _ := url.Parse(upstream.URL + "/mcp")
+	logs := &sessionLogs{}
+	p := &HTTP{Target: u, Log: frames.NewLog(nil), Sessions: logs.logFor}
+	front := httptest.NewServer(p)
+	defer front.Close()
+	ctx := context.Background()
+	c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil)
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: front.URL + "/mcp"}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := make(chan error, 1)
+	go func() {
+		_, err := cs.ListTools(ctx, nil)
+		listed <- err
+	}()
+	<-arrived // the tools/list crossed the proxy and waits at the server
+	if err := cs.Ping(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	close(slow)
+	if err := <-listed; err != nil {
+		t.Fatal(err)
+	}
+	cs.Close()
+	front.Close()
+	p.Close()
+	for key, log := range logs.all() {
+		for i := 1; i < log.Len(); i++ {
+			if a, b := log.Frame(i-1), log.Frame(i); b.Time.Before(a.Time) {
+				t.Errorf("session %q: #%d %s %s at %s comes after #%d %s %s at %s", key, b.Seq, b.Kind, b.Method, b.Time.Format("15:04:05.000000"), a.Seq, a.Kind, a.Method, a.Time.Format("15:04:05.000000"))
+			}
+		}
 	}
 }
