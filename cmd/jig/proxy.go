@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/contract"
+	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/otlp"
 	"github.com/mcpjig/jig/session/proxy"
 	"github.com/mcpjig/jig/session/record"
@@ -111,6 +112,13 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	maxFrame, err := parseFrameLimit(o.maxFrame)
 	if err != nil {
 		return err
+	}
+	if !httpMode {
+		// A command that cannot run is told before a recording is begun:
+		// an empty recording of nothing is not evidence.
+		if _, err := session.LookCommand(o.command[0]); err != nil {
+			return &exitError{code: exitUnreachable, err: err}
+		}
 	}
 	secrets := make([]string, 0, len(o.secrets))
 	for _, s := range o.secrets {

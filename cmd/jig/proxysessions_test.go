@@ -126,3 +126,16 @@ func proxyOneCall(t *testing.T, wrap func(http.Handler) http.Handler) string {
 	}
 	return named
 }
+
+// A stdio proxy whose command cannot run says why and writes no recording.
+func TestProxyCommandThatCannotRunRecordsNothing(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "r.jsonl")
+	code, _, errOut := jig(t, "", "proxy", "--record", rec, "--", dir)
+	if code != exitUnreachable || !strings.Contains(errOut, "is a directory, not a program") {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(rec); err == nil {
+		t.Errorf("%s was written for a server that never started", rec)
+	}
+}
