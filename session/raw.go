@@ -154,24 +154,9 @@ func (s *Session) awaitRaw(ctx context.Context, res *RawResult, sent frames.Fram
 		for ; seen < s.Log.Len(); seen++ {
 			f := s.Log.Frame(seen)
 			if len(owed) > 0 && f.Dir == frames.ServerToClient {
-				ids := frames.AnswerIDs(f)
-				if f.IsResponse() {
-					ids = []string{f.ID}
-				}
-				matched := false
-				for _, id := range ids {
-					if owed[id] {
-						delete(owed, id)
-						matched = true
-					}
-				}
-				if matched {
-					res.Answers = append(res.Answers, f)
-					res.Answer = res.Answers[0]
-					if len(owed) == 0 {
-						res.To = seen + 1
-						return
-					}
+				if answersBatch(res, owed, f) {
+					res.To = seen + 1
+					return
 				}
 				continue
 			}
@@ -216,6 +201,28 @@ func (s *Session) awaitRaw(ctx context.Context, res *RawResult, sent frames.Fram
 }
 
 // writeRaw writes one raw message as a line, recorded before it is written.
+// answersBatch keeps f among res.Answers when it answers requests of the
+// batch still owed (a batch of responses, or one), striking them off; it
+// reports whether none is owed any more.
+func answersBatch(res *RawResult, owed map[string]bool, f *frames.Frame) bool {
+	ids := frames.AnswerIDs(f)
+	if f.IsResponse() {
+		ids = []string{f.ID}
+	}
+	matched := false
+	for _, id := range ids {
+		if owed[id] {
+			delete(owed, id)
+			matched = true
+		}
+	}
+	if matched {
+		res.Answers = append(res.Answers, f)
+		res.Answer = res.Answers[0]
+	}
+	return len(owed) == 0
+}
+
 func (t *lineTap) writeRaw(line []byte) error {
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
