@@ -278,7 +278,7 @@ func TestFlowResourceSubscription(t *testing.T) {
 	cfg := everything(t)
 	cfg.Tool = "toggle-subscriber-updates"
 	f := start(t, cfg, 120, 35)
-	f.waitFor("--tool toggle-subscriber-updates loaded")
+	f.waitFor("▸ 2 Arguments", "toggle-subs", "✓ valid against the input schema") // the status line's "loaded" may give way to a re-listing's at once
 	f.keys("ctrl+s")
 	f.waitFor("call 1/1", "✓ ok")
 	f.keys("5")

@@ -23,6 +23,8 @@ func TestFlowServerThatExitsIsShownGoneAndRReconnects(t *testing.T) {
 	cfg.Options.Target.Env = map[string]string{"STOP": stop}
 	f := start(t, cfg, 120, 35)
 	f.waitFor("● connected", "mcp-servers/everything", "Tools (")
+	f.pick("echo") // before the server goes: a re-listing it started may fail after
+	f.keys("esc")
 	if err := os.WriteFile(stop, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +33,7 @@ func TestFlowServerThatExitsIsShownGoneAndRReconnects(t *testing.T) {
 		t.Errorf("a gone server's session still reads connected, or the panes were cleared:\n%s", s)
 	}
 	// A call on it fails, saying why once.
-	f.pick("echo")
-	f.keys("ctrl+s", "ctrl+s") // the second sends the prefilled empty message
+	f.keys("2", "ctrl+s", "ctrl+s") // the second sends the prefilled empty message
 	f.waitFor("CALL FAILED")
 	if s := f.p.screen(); strings.Count(s, "last stderr lines") > 1 {
 		t.Errorf("the server's stderr is shown twice:\n%s", s)
