@@ -282,18 +282,16 @@ func (v *textView) scroll(n int) { v.top += n; v.clamp() }
 func (v *textView) home()        { v.top = 0 }
 func (v *textView) end()         { v.top = v.maxTop() }
 
-// position describes the scroll state: "rows 1–30 of 4,210 (0%)".
+// position describes the scroll state: "rows 1–30 of 4,210 (0%)": the
+// share of the rows read down to the last one shown, as less -M says it
+// ("rows 1–15 of 16 (0%)" read as nothing seen).
 func (v *textView) position() string {
 	n := len(v.rows)
 	if n == 0 {
 		return "empty"
 	}
 	last := min(v.top+v.height, n)
-	pct := 100
-	if v.maxTop() > 0 {
-		pct = v.top * 100 / v.maxTop()
-	}
-	return fmt.Sprintf("rows %d–%d of %s (%d%%)", v.top+1, last, thousands(n), pct)
+	return fmt.Sprintf("rows %d–%d of %s (%d%%)", v.top+1, last, thousands(n), last*100/n)
 }
 
 // view draws the visible rows, each sanitized (a server's stray escape

@@ -76,3 +76,18 @@ func TestTextViewWrapNeverOverflows(t *testing.T) {
 		}
 	}
 }
+
+// TestTextViewPositionIsHowMuchWasRead: the share down to the last row
+// shown, as less -M says it; 15 of 16 rows on screen read "(0%)".
+func TestTextViewPositionIsHowMuchWasRead(t *testing.T) {
+	v := &textView{}
+	v.setDoc(newDoc([]byte(strings.Repeat("row\n", 15) + "row")))
+	v.setSize(20, 15)
+	if got := v.position(); got != "rows 1–15 of 16 (93%)" {
+		t.Errorf("at the top: %q", got)
+	}
+	v.end()
+	if got := v.position(); got != "rows 2–16 of 16 (100%)" {
+		t.Errorf("at the end: %q", got)
+	}
+}
