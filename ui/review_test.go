@@ -177,7 +177,8 @@ func TestReviewFlow(t *testing.T) {
 	f.waitFor("search-acme: the response drifted")
 	f.keys("a")
 	f.waitFor("Accept search-acme", "enter reuses the last reason: v2 renames customer_name to customer") // offered again
-	f.keys("v2 desc", "enter") // typing replaces the offered reason (it was appended to it)
+	// Typing replaces the offered reason (it was appended to it).
+	f.keys("v2 desc", "enter")
 	f.waitFor("search-acme: accepted")
 	if it, err := rv.Find("search-acme"); err != nil {
 		t.Error(err)
