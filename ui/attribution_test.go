@@ -12,13 +12,7 @@ import (
 // the attribution runs on the demo server step by step; a step pins in
 // one key.
 func TestFlowAttributeSeedTranscript(t *testing.T) {
-	f, err := importer.Open("../frames/importer/testdata/seed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := Config{Reader: f.Reader, Title: "seed.json", Record: f.Record(),
-		Reproduce: &session.Options{Target: session.Target{Transport: session.TransportDemo, Release: 1}}}
-	fl := start(t, cfg, 120, 35)
+	fl := start(t, seedTranscript(t, &session.Options{Target: session.Target{Transport: session.TransportDemo, Release: 1}}), 120, 35)
 	fl.waitFor("a record, not a reproduction", "4 frames")
 	fl.keys("g", "m")
 	fl.waitFor("marked recorded #1")
@@ -55,13 +49,7 @@ func TestFlowAttributeLiveCalls(t *testing.T) {
 // TestFlowAttributeServerDiesMidRun: the steps that came back stay, the
 // failed one says so, and nothing after it is sent.
 func TestFlowAttributeServerDiesMidRun(t *testing.T) {
-	f, err := importer.Open("../frames/importer/testdata/seed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	target := crashingDemo(t, 3)
-	cfg := Config{Reader: f.Reader, Title: "seed.json", Record: f.Record(), Reproduce: &session.Options{Target: target}}
-	fl := start(t, cfg, 120, 35)
+	fl := start(t, seedTranscript(t, &session.Options{Target: crashingDemo(t, 3)}), 120, 35)
 	fl.waitFor("a record, not a reproduction")
 	fl.keys("g", "m", "n", "a")
 	fl.waitFor("attribution stopped at step 4: the server did not answer", "FAILED:", "not sent yet",
@@ -85,4 +73,16 @@ func TestFlowTranscriptCallSaysWhatWasNotPinned(t *testing.T) {
 	fl.waitFor("a record, not a reproduction")
 	fl.keys("g", "n", "n")
 	fl.waitFor("agent transcript: call 3 as the model wrote it", "not pinned by the transcript:", "arguments: the model's draw")
+}
+
+// seedTranscript is the TUI's Config for the seed agent transcript (two
+// search_orders calls), its recorded calls reproduced on reproduce (nil:
+// not at all).
+func seedTranscript(t *testing.T, reproduce *session.Options) Config {
+	t.Helper()
+	f, err := importer.Open("../frames/importer/testdata/seed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Reader: f.Reader, Title: "seed.json", Record: f.Record(), Reproduce: reproduce}
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/mcpjig/jig/frames"
-	"github.com/mcpjig/jig/frames/importer"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/peers"
 )
@@ -22,11 +21,7 @@ import (
 // shows none, neither offsets nor latencies: 0s would read like a measured
 // one.
 func TestFlowUntimedTranscriptShowsNoTimes(t *testing.T) {
-	f, err := importer.Open("../frames/importer/testdata/seed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fl := start(t, Config{Reader: f.Reader, Title: "seed.json", Record: f.Record()}, 120, 35)
+	fl := start(t, seedTranscript(t, nil), 120, 35)
 	fl.waitFor("a record, not a reproduction", "4 frames")
 	fl.keys("G")
 	fl.waitFor("─ #4 ← result tools/call")
@@ -189,13 +184,7 @@ func TestFlowFooterWhileTypingShowsOnlyKeysThatWork(t *testing.T) {
 // rendering, not a wire answer: the comparison says so, calls nothing
 // drift, and does not flag structuredContent, which a rendering never has.
 func TestFlowReproducingATranscriptCallIsNotDrift(t *testing.T) {
-	f, err := importer.Open("../frames/importer/testdata/seed.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := Config{Reader: f.Reader, Title: "seed.json", Record: f.Record(),
-		Reproduce: &session.Options{Target: session.Target{Transport: session.TransportDemo, Release: 1}}}
-	fl := start(t, cfg, 120, 35)
+	fl := start(t, seedTranscript(t, &session.Options{Target: session.Target{Transport: session.TransportDemo, Release: 1}}), 120, 35)
 	fl.waitFor("a record, not a reproduction", "4 frames")
 	fl.keys("g", "n")
 	fl.waitFor("▶ #3")
