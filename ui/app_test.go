@@ -185,6 +185,19 @@ func TestFlowResizeTo80x24(t *testing.T) {
 	f.waitFor("frames", "server/discover")
 }
 
+// Every pane is named where the user looks for it: at 120 columns the
+// panes that share the left slot are named in its bottom edge, by key and
+// name (it read "1 Tools (6) · 5 · 6", and nobody could tell what 5 and 6
+// were); at 80 the tab bar names them all.
+func TestSlotNamesThePanesItShares(t *testing.T) {
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("╭─▸ 1 Tools (6) ─", "╰─ 5 Resources · 6 Prompts ─")
+	f.keys("5")
+	f.waitFor("╭─▸ 5 Resources (1) ─", "╰─ 1 Tools (6) · 6 Prompts ─")
+	f.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	f.waitFor("1 Tools (6)", "2 Arguments", "3 Result", "4 Frames (", "5 Resources (1)", "6 Prompts")
+}
+
 func TestFlowHelp(t *testing.T) {
 	f := start(t, demoConfig(1), 120, 35)
 	f.waitFor("search_orders")

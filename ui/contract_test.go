@@ -64,7 +64,7 @@ func TestAPaneIsOneLineInTheTable(t *testing.T) {
 	t.Cleanup(func() { paneTable = saved })
 
 	f := start(t, demoConfig(1), 120, 35)
-	f.waitFor("● connected", "Tools (6) · 5 · 6 · 7 ")
+	f.waitFor("● connected", "Tools (6) ─", "5 Res · 6 Pro · 7 Pro ─")
 	f.keys("7")
 	f.waitFor("▸ 7 Probe (0)", "probe pane 28x30", "connected true", "z poke the probe")
 	f.keys("z", "z", "x")
@@ -74,7 +74,7 @@ func TestAPaneIsOneLineInTheTable(t *testing.T) {
 	f.keys("?")
 	f.waitFor("Probe keys", "poke the probe", "Not now, and why", "unpoke it: it takes two pokes to unpoke")
 	f.keys("esc", "1")
-	f.waitFor("▸ 1 Tools (6) · 5 · 6 · 7")
+	f.waitFor("▸ 1 Tools (6) ─", "╰─ 5 Res · 6 Pro · 7 Pro ─")
 	f.tm.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	f.keys("7")
 	f.waitFor("7 Probe (1)", "probe pane 80x20")

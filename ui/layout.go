@@ -197,10 +197,47 @@ func (m *Model) columns() []string {
 	return grid
 }
 
-// slotBox draws the pane a slot shows in its border.
+// slotBox draws the pane a slot shows in its border, the panes that share
+// the slot named in its bottom edge.
 func (m *Model) slotBox(s slot) []string {
 	id, r := m.shown[s], m.lay.slots[s]
-	return box(m.st(), m.slotTitle(s), m.paneView(id), r.w, r.h, m.focus == id)
+	return boxFooted(m.st(), m.paneTitle(id), m.slotSiblings(s), m.paneView(id), r.w, r.h, m.focus == id)
+}
+
+// slotSiblings names the panes that share slot s with the one it shows, by
+// key and name, as tabs in the box's bottom edge: with their counts when
+// they fit, then by name, then by a short name, then by key alone.
+func (m *Model) slotSiblings(s slot) string {
+	var forms [4][]string
+	for other, spec := range paneTable {
+		id := paneID(other)
+		if spec.slot != s || id == m.shown[s] {
+			continue
+		}
+		n := fmt.Sprint(id + 1)
+		forms[0] = append(forms[0], n+" "+m.panes[id].title())
+		forms[1] = append(forms[1], n+" "+spec.name)
+		forms[2] = append(forms[2], n+" "+shortName(spec.name))
+		forms[3] = append(forms[3], n)
+	}
+	if len(forms[0]) == 0 {
+		return ""
+	}
+	for _, f := range forms {
+		if t := strings.Join(f, " · "); boxFootFits(t, m.lay.slots[s].w) {
+			return t
+		}
+	}
+	return strings.Join(forms[3], " · ")
+}
+
+// shortName is a pane's name cut to its first three letters ("Res" for
+// Resources), for a bottom edge too narrow for the whole names.
+func shortName(name string) string {
+	if r := []rune(name); len(r) > 3 {
+		return string(r[:3])
+	}
+	return name
 }
 
 // paneView is what pane id draws, redacted once more as a whole: the panes
@@ -213,23 +250,6 @@ func (m *Model) paneView(id paneID) string {
 		return m.panes[id].view()
 	}
 	return m.env.redact.String(m.panes[id].view())
-}
-
-// slotTitle names the pane a slot shows and the keys of the panes that
-// share the slot with it, with their names when they fit.
-func (m *Model) slotTitle(s slot) string {
-	id := m.shown[s]
-	long, short := m.paneTitle(id), m.paneTitle(id)
-	for other, spec := range paneTable {
-		if spec.slot == s && paneID(other) != id {
-			long += fmt.Sprintf(" · %d %s", other+1, strings.ToLower(spec.name))
-			short += fmt.Sprintf(" · %d", other+1)
-		}
-	}
-	if boxTitleFits(long, m.lay.slots[s].w) {
-		return long
-	}
-	return short
 }
 
 // tabBar names every pane. When the titles do not fit, the tabs not shown
@@ -311,8 +331,20 @@ func boxTitleFits(title string, w int) bool {
 // its corners and a rule on each side of the title.
 func boxTitleWidth(w int) int { return max(w-paneBorder.GetHorizontalFrameSize()-2, 0) }
 
+// boxFootFits reports whether a bottom-edge label fits a box of width w
+// whole, with a cell of the edge to spare after it.
+func boxFootFits(foot string, w int) bool {
+	return ansi.StringWidth(" "+foot+" ") < boxTitleWidth(w)
+}
+
 // box draws content in the pane border with the title set into its top edge.
 func box(st *styles, title, content string, w, h int, focused bool) []string {
+	return boxFooted(st, title, "", content, w, h, focused)
+}
+
+// boxFooted is box with foot (when not empty) set into its bottom edge, in
+// the muted style: what else can be shown there.
+func boxFooted(st *styles, title, foot, content string, w, h int, focused bool) []string {
 	fw, fh := paneBorder.GetFrameSize()
 	if w < fw || h < fh {
 		return fit("", w, h)
@@ -331,5 +363,11 @@ func box(st *styles, title, content string, w, h int, focused bool) []string {
 	for _, l := range fit(content, w-fw, h-fh) {
 		out = append(out, left+l+right)
 	}
-	return append(out, edge.Render(b.BottomLeft+strings.Repeat(b.Bottom, w-fw)+b.BottomRight))
+	bottom := edge.Render(b.BottomLeft + strings.Repeat(b.Bottom, w-fw) + b.BottomRight)
+	if foot != "" {
+		f := ansi.Truncate(" "+foot+" ", boxTitleWidth(w), "…")
+		bottom = edge.Render(b.BottomLeft+b.Bottom) + st.muted.Render(f) +
+			edge.Render(strings.Repeat(b.Bottom, max(w-fw-1-ansi.StringWidth(f), 0))+b.BottomRight)
+	}
+	return append(out, bottom)
 }
