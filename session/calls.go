@@ -41,6 +41,12 @@ type Exchange struct {
 	Result  json.RawMessage
 	Error   json.RawMessage
 	Latency time.Duration
+	// Rounds are the earlier round trips of a 2026-07-28 call the server
+	// answered with input_required results, in order: each request (the
+	// first as asked, each retry with its inputResponses and requestState)
+	// and the input_required result it got. The exchange itself is the
+	// last round, the one that answered.
+	Rounds []*Exchange
 }
 
 // ListTools lists every tool across all pages. It returns the raw tool

@@ -67,6 +67,13 @@ func (w *written) last() string {
 	return w.ids[len(w.ids)-1]
 }
 
+// all are the ids of the requests written, in order.
+func (w *written) all() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.ids...)
+}
+
 // idConn is the connection decorator for transports that may be wrapped
 // (stdio, IO, in-memory): it learns the id of each request as it is written.
 type idConn struct {
@@ -115,15 +122,32 @@ func idText(id jsonrpc.ID) string {
 // exchangeOf is the exchange of the request w learned, looked for from frame
 // index mark on (the request is recorded before it is written, so it is in
 // the Log by the time the SDK returns), or nil when no request was written
-// (a list answered from the SDK's cache).
+// (a list answered from the SDK's cache). The requests written before the
+// last one (a stateless-era call retried after input_required results) are
+// its Rounds.
 func (s *Session) exchangeOf(mark int, w *written) *Exchange {
-	id := w.last()
-	if id == "" {
+	ids := w.all()
+	if len(ids) == 0 {
 		return nil
 	}
+	ex := s.requestExchange(mark, w.method, ids[len(ids)-1])
+	if ex == nil {
+		return nil
+	}
+	for _, id := range ids[:len(ids)-1] {
+		if r := s.requestExchange(mark, w.method, id); r != nil && r.Response != nil {
+			ex.Rounds = append(ex.Rounds, r)
+		}
+	}
+	return ex
+}
+
+// requestExchange is the exchange of the request of method with id, the
+// newest from frame index mark on, with its response when it has one.
+func (s *Session) requestExchange(mark int, method, id string) *Exchange {
 	for i := s.Log.Len() - 1; i >= mark; i-- {
 		f := s.Log.Frame(i)
-		if f.Dir != frames.ClientToServer || f.Kind != frames.KindRequest || f.ID != id || f.Method != w.method {
+		if f.Dir != frames.ClientToServer || f.Kind != frames.KindRequest || f.ID != id || f.Method != method {
 			continue
 		}
 		ex := &Exchange{Request: f}

@@ -164,5 +164,15 @@ func TestScriptsAnswerInputRequired(t *testing.T) {
 		if tool == "test_input_required_result_request_state" && (len(states) != 1 || states[0] != "request_state") {
 			t.Errorf("%s: the retry's requestState %q, want the server's \"request_state\" echoed exactly", tool, states)
 		}
+		// The exchange is the retry that answered; the first round, with its
+		// input_required result, is kept beside it.
+		switch {
+		case len(ex.Rounds) != 1:
+			t.Errorf("%s: %d earlier rounds kept, want the first call's", tool, len(ex.Rounds))
+		case ex.Rounds[0].Request.ID != ids[0] || ex.Request.ID != ids[1]:
+			t.Errorf("%s: round request %s, exchange request %s; want %v in order", tool, ex.Rounds[0].Request.ID, ex.Request.ID, ids)
+		case !strings.Contains(string(ex.Rounds[0].Result), `"input_required"`):
+			t.Errorf("%s: the first round's result %s is not input_required", tool, ex.Rounds[0].Result)
+		}
 	}
 }
