@@ -39,7 +39,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if versionOnly(args) {
 		// Scripts ask this in loops: answered before the command tree (every
 		// command and flag) is built, as cobra would answer it.
-		fmt.Fprintf(stdout, "jig version %s\n", session.Version)
+		io.WriteString(stdout, versionLine())
 		return exitOK
 	}
 	red := frames.NewRedactor()
@@ -72,6 +72,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	return exitCode(err)
 }
+
+// versionLine is what jig --version prints, as cobra's default template
+// would (TestVersionFastPath holds them equal).
+func versionLine() string { return "jig version " + session.Version + "\n" }
 
 // versionOnly reports whether args ask for jig's version and nothing else.
 func versionOnly(args []string) bool {

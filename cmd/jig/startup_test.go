@@ -110,7 +110,8 @@ func TestStartupLinksNoRPC(t *testing.T) {
 }
 
 // TestVersionFastPath: jig --version and -v are answered before the command
-// tree is built, exactly as cobra answers them.
+// tree is built (by main before anything else, and by run), exactly as
+// cobra answers them.
 func TestVersionFastPath(t *testing.T) {
 	for _, arg := range []string{"--version", "-v"} {
 		if !versionOnly([]string{arg}) {
@@ -129,6 +130,9 @@ func TestVersionFastPath(t *testing.T) {
 		}
 		if fast.String() != slow.String() || fast.String() == "" {
 			t.Errorf("jig %s answers %q; cobra answers %q", arg, fast.String(), slow.String())
+		}
+		if out, err := exec.Command(binary(t), arg).Output(); err != nil || string(out) != slow.String() {
+			t.Errorf("the jig binary answers %s with %q (%v); cobra answers %q", arg, out, err, slow.String())
 		}
 	}
 	if versionOnly([]string{"--version", "tools"}) || versionOnly([]string{"tools", "--version"}) {

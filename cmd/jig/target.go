@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpjig/jig/frames"
@@ -138,11 +139,46 @@ func parseFrameLimit(v string) (int, error) {
 	if v == "" {
 		return 0, nil
 	}
-	n, err := humanize.ParseBytes(v)
-	if err != nil || n < 1024 || n > 1<<40 {
+	n, ok := parseSize(v)
+	if !ok || n < 1024 || n > 1<<40 {
 		return 0, usageErr("--max-frame %q: give a size of at least 1KiB, e.g. 256MiB or 64MB", v)
 	}
 	return int(n), nil
+}
+
+// parseSize reads a size as go-humanize's ParseBytes does ("1.5 GiB",
+// "64mb", "1,048,576", "4k"): a decimal number (commas ignored), then a unit
+// of 1000s or 1024s in any case, "B" optional. Written here because the
+// library's unit tables were built at every start of jig for this one flag
+// (TestParseSizeIsHumanize holds the two equal).
+func parseSize(s string) (uint64, bool) {
+	end := 0
+	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '.' || s[end] == ',') {
+		end++
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(s[:end], ",", ""), 64)
+	if err != nil {
+		return 0, false
+	}
+	unit := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(s[end:])), "b")
+	var base uint64 = 1000
+	if len(unit) == 2 && unit[1] == 'i' {
+		unit, base = unit[:1], 1024
+	}
+	power := 0 // of base: none for bytes, 1 for k, ... 6 for e
+	if unit != "" {
+		if power = strings.Index("kmgtpe", unit) + 1; len(unit) != 1 || power == 0 {
+			return 0, false
+		}
+	}
+	m := uint64(1)
+	for range power {
+		m *= base
+	}
+	if f *= float64(m); f >= math.MaxUint64 {
+		return 0, false
+	}
+	return uint64(f), true
 }
 
 // scripts sets the scripted answers --elicit and --sample give; each needs
