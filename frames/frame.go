@@ -90,7 +90,9 @@ type Frame struct {
 	ID string `json:"id,omitempty"`
 	// Answers is the id (JSON text) of the request an error response with
 	// id null answers by where it came: the HTTP response to the POST that
-	// carried that one request (see AnswersPost). Empty otherwise.
+	// carried that one request (see AnswersPost); on a transport frame
+	// that says an HTTP request failed, the id of the request it carried,
+	// which was never delivered (see Unanswered). Empty otherwise.
 	Answers string `json:"answers,omitempty"`
 	// Code is the JSON-RPC error code of an error response.
 	Code int `json:"code,omitempty"`

@@ -43,12 +43,36 @@ func Summary(r Reader, i int, start time.Time) string {
 
 // Unanswered says why the request at i has no response: "cancelled by #7"
 // when a notifications/cancelled named it (none will come; #7 is that
-// frame), else "pending".
+// frame), "not delivered: #8" when the HTTP request that carried it failed
+// (#8 says how), else "pending".
 func Unanswered(r Reader, i int) string {
 	if j := CancelledBy(r, i); j >= 0 {
 		return fmt.Sprintf("cancelled by #%d", r.Frame(j).Seq)
 	}
+	if j := undelivered(r, i); j >= 0 {
+		return fmt.Sprintf("not delivered: #%d", r.Frame(j).Seq)
+	}
 	return "pending"
+}
+
+// undeliveredWithin is how far after a request its failed HTTP request's
+// frame is looked for: the tap writes it as the round trip fails, so only
+// frames of other requests in flight come between.
+const undeliveredWithin = 64
+
+// undelivered returns the index of the transport frame that says the HTTP
+// request carrying the request at i failed (its Answers names the id), or -1.
+func undelivered(r Reader, i int) int {
+	req := r.Frame(i)
+	if req.ID == "" || req.Dir != ClientToServer {
+		return -1
+	}
+	for j := i + 1; j < r.Len() && j <= i+undeliveredWithin; j++ {
+		if f := r.Frame(j); f.Kind == KindTransport && f.Dir == ServerToClient && f.Answers == req.ID {
+			return j
+		}
+	}
+	return -1
 }
 
 // CancelledBy returns the index of the notifications/cancelled that named

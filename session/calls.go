@@ -204,13 +204,21 @@ func (s *Session) awaitCancelled(req *frames.Frame, limit time.Duration) {
 
 func rpcError(err error) error {
 	var we *jsonrpc.Error
-	if errors.As(err, &we) {
+	if errors.As(err, &we) && !rejectedByTransport(we) {
 		if seq := withheldFrame(we); seq > 0 {
 			return &withheldAnswer{seq: seq}
 		}
 		return &RPCError{Code: we.Code, Message: we.Message}
 	}
 	return err
+}
+
+// rejectedByTransport reports whether we is the go-sdk's own marker for a
+// request its transport could not deliver (jsonrpc2.ErrRejected, which it
+// wraps around the network's error so the connection stays usable): no
+// server said it. A server's own error comes first in the SDK's wrapping.
+func rejectedByTransport(we *jsonrpc.Error) bool {
+	return we.Code == -32005 && we.Message == "rejected by transport"
 }
 
 // maxPages bounds a listing whatever the server's cursors do.

@@ -45,6 +45,8 @@ type httpTap struct {
 	// bad is the last answer to a request that was no MCP answer at all
 	// (an HTML page, a 5xx, an empty 200): what a failure then says.
 	bad atomic.Pointer[BadAnswerError]
+	// reach is whether the server answered the last round trip.
+	reach *reach
 	// answers holds, by request id, the error jig sends in place of the
 	// SDK's answer to a server request jig withheld (see sseTap.emit).
 	answers  sync.Map
@@ -227,10 +229,16 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		if strings.Contains(err.Error(), "response headers exceeded") {
 			err = fmt.Errorf("%w (the server's response headers are larger than any real server sends; jig refused them, and nothing of the answer was read)", err)
 		}
+		// Answers names the request the failed POST carried: it was never
+		// delivered, so it will never be answered (frames.Unanswered).
 		t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &frames.HTTP{Method: req.Method, URL: info.URL},
-			Note: t.redact.String("HTTP request failed: " + err.Error())})
+			Answers: posted, Note: t.redact.String("HTTP request failed: " + err.Error())})
+		if req.Context().Err() == nil {
+			t.reach.set(t.redact.String(reachWhy(err)))
+		}
 		return nil, err
 	}
+	t.reach.set("")
 	rinfo := &frames.HTTP{Method: req.Method, URL: info.URL, Status: resp.StatusCode, Headers: t.redact.Headers(resp.Header)}
 	ct := resp.Header.Get("Content-Type")
 	switch {

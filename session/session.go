@@ -437,7 +437,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 			headers.Add(k, v)
 		}
 		s.http = &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact, era: s.era, limit: s.opts.MaxFrame,
-			allowCross: s.opts.AllowCrossOriginEndpoint}
+			allowCross: s.opts.AllowCrossOriginEndpoint, reach: newReach()}
 		if u, err := url.Parse(t.URL); err == nil && u.Host != "" {
 			s.http.origin = originOf(u)
 		}
@@ -605,6 +605,10 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 			ce.Err = fmt.Errorf("%s: %w", what, bad)
 			return ce
 		}
+		if ue, ok := unanswered(err); ok {
+			ce.Err = &NotAnsweredError{Method: what, Err: ue.Err}
+			return ce
+		}
 	}
 	if errors.Is(parent.Err(), context.DeadlineExceeded) {
 		ce.Err = fmt.Errorf("%s: timed out (raise --timeout if the server is slow)%s", what, s.withheldSince(mark))
@@ -698,6 +702,7 @@ func (s *Session) Close() error {
 	}
 	if s.http != nil {
 		s.http.settle(s.opts.Grace + time.Second)
+		s.http.reach.end()
 	}
 	if s.proc != nil {
 		s.proc.stop()

@@ -288,6 +288,13 @@ func freePort(t *testing.T) int {
 
 // startHTTPPeer starts server-everything in an HTTP mode and waits until it listens.
 func startHTTPPeer(t *testing.T, mode string) int {
+	port, _ := startKillableHTTPPeer(t, mode)
+	return port
+}
+
+// startKillableHTTPPeer is startHTTPPeer that also returns a function that
+// kills the server and waits until it is gone (a server dying mid-session).
+func startKillableHTTPPeer(t *testing.T, mode string) (int, func()) {
 	tgt := nodeTarget(t, mode)
 	port := freePort(t)
 	cmd := exec.Command(tgt.Command[0], tgt.Command[1:]...)
@@ -297,14 +304,16 @@ func startHTTPPeer(t *testing.T, mode string) int {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+	var once sync.Once
+	kill := func() { once.Do(func() { cmd.Process.Kill(); <-exited }) }
+	t.Cleanup(kill)
 	// Node takes seconds to start on a loaded machine: wait for the port
 	// or for the process to die, with a deadline far past either.
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
 			c.Close()
-			return port
+			return port, kill
 		}
 		select {
 		case err := <-exited:
@@ -314,7 +323,7 @@ func startHTTPPeer(t *testing.T, mode string) int {
 		}
 	}
 	t.Fatalf("server-everything %s did not listen on %d within a minute", mode, port)
-	return 0
+	return 0, nil
 }
 
 func TestServerEverythingStreamableHTTPAndSSE(t *testing.T) {

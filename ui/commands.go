@@ -388,6 +388,24 @@ func waitGone(s *session.Session) tea.Cmd {
 	})
 }
 
+// waitAnswering reports when whether session s's HTTP server answers is
+// no longer what seen says ("" answering, else why not); nothing for a
+// stdio session, or once s closed.
+func waitAnswering(s *session.Session, seen string) tea.Cmd {
+	return run(func() routed {
+		for {
+			why, changed, ok := s.NotAnswering()
+			if !ok {
+				return nil
+			}
+			if why != seen {
+				return answeringMsg{s: s, why: why}
+			}
+			<-changed
+		}
+	})
+}
+
 // An outbox carries a pane's requests to the root. The root handles them
 // synchronously, right after the key that caused them, so keys typed ahead
 // (enter on a tool, then the arguments) land where the user expects.

@@ -122,7 +122,9 @@ func (c *connection) failed() bool { return c.err != nil }
 
 // down reports whether there is nothing to send on: the last attempt
 // failed, or the session's server went away on its own. r reconnects.
-func (m *Model) down() bool { return m.conn().failed() || m.hdr.state == stateGone }
+func (m *Model) down() bool {
+	return m.conn().failed() || m.hdr.state == stateGone || m.hdr.state == stateNotAnswering
+}
 
 // failureActions scroll the explanation of a failed connection.
 func (c *connection) failureActions() []action {
@@ -147,7 +149,7 @@ func (m *Model) retry() tea.Cmd {
 	c := m.conn()
 	c.err = nil
 	var cmds []tea.Cmd
-	if m.hdr.state == stateGone {
+	if m.hdr.state == stateGone || m.hdr.state == stateNotAnswering {
 		// The old session's server is gone; closing it reaps what is left.
 		if s := c.session(); s != nil {
 			c.setSession(nil)
@@ -183,7 +185,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 	m.tools().startListing()
 	m.resources().reset(hasResources)
 	m.prompts().reset(hasPrompts)
-	cmds := []tea.Cmd{listTools(m.ctx, msg.s, c.timeout, "connected"), m.listOnOpen(), waitGone(msg.s)}
+	cmds := []tea.Cmd{listTools(m.ctx, msg.s, c.timeout, "connected"), m.listOnOpen(), waitGone(msg.s), waitAnswering(msg.s, "")}
 	for _, p := range m.panes {
 		cmds = append(cmds, p.update(connectedEvent{}))
 	}
@@ -262,6 +264,30 @@ func (m *Model) gone(msg goneMsg) tea.Cmd {
 	m.hdr.state, m.hdr.gone = stateGone, msg.why
 	m.setStatus(msg.why+": r reconnects", true)
 	return nil
+}
+
+// answering is a change in whether the session's HTTP server answers:
+// the header says NOT ANSWERING from the first request that found nobody
+// (the SDK gives the connection up only after its retries, if ever), and
+// connected again when a request gets through.
+func (m *Model) answering(msg answeringMsg) tea.Cmd {
+	c := m.conn()
+	if c.session() != msg.s || m.ctx.Err() != nil || c.readOnly {
+		return nil // a session jig already replaced or is closing: stop watching
+	}
+	switch {
+	case msg.why != "" && m.hdr.state == stateConnected:
+		m.hdr.state, m.hdr.gone = stateNotAnswering, msg.why
+		m.setStatus("the server did not answer ("+msg.why+"): r reconnects", true)
+	case msg.why != "" && m.hdr.state == stateNotAnswering:
+		m.hdr.gone = msg.why
+	case msg.why == "" && m.hdr.state == stateNotAnswering:
+		m.hdr.state, m.hdr.gone = stateConnected, ""
+		m.setStatus("the server answers again", false)
+	case m.hdr.state == stateGone || m.hdr.state == stateClosed:
+		return nil
+	}
+	return waitAnswering(msg.s, msg.why)
 }
 
 func (m *Model) closed(msg closedMsg) tea.Cmd {

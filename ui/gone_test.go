@@ -1,11 +1,17 @@
 package ui
 
 import (
+	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/peers"
 )
 
@@ -47,4 +53,72 @@ func TestFlowServerThatExitsIsShownGoneAndRReconnects(t *testing.T) {
 	if s := f.p.screen(); strings.Contains(s, "DISCONNECTED") || strings.Contains(s, "is not down") {
 		t.Errorf("after r the session is not back:\n%s", s)
 	}
+}
+
+// An HTTP server that dies is "not answering" from the first request that
+// finds nobody (the SDK gives the connection up only after its retries):
+// the header stops saying connected, a call says it was not delivered, not
+// that the server answered with a JSON-RPC error, and r reconnects.
+func TestFlowHTTPServerThatDiesIsNotAnsweringAndRReconnects(t *testing.T) {
+	port, kill := startNodeHTTP(t)
+	cfg := everything(t)
+	cfg.Options.Target = session.Target{Transport: session.TransportStreamable, URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}
+	f := start(t, cfg, 120, 35)
+	f.waitFor("● connected", "mcp-servers/everything", "Tools (")
+	f.pick("echo")
+	f.keys("esc")
+	kill()
+	f.keys("2", "ctrl+s", "ctrl+s") // the second sends the prefilled empty message
+	f.waitFor("NOT ANSWERING", "CALL FAILED", "not delivered", "r reconnects")
+	if s := f.p.screen(); strings.Contains(s, "● connected") || strings.Contains(s, "JSON-RPC ERROR") || strings.Contains(s, "refused the request") {
+		t.Errorf("a dead HTTP server still reads connected, or its failure as the server's answer:\n%s", s)
+	}
+	f.keys("esc")
+	startNodeHTTPOn(t, port)
+	f.keys("r")
+	f.waitFor("● connected")
+	if s := f.p.screen(); strings.Contains(s, "NOT ANSWERING") || strings.Contains(s, "DISCONNECTED") {
+		t.Errorf("after r the session is not back:\n%s", s)
+	}
+}
+
+// startNodeHTTP runs server-everything over Streamable HTTP on a free port
+// and returns the port and a function that kills it.
+func startNodeHTTP(t *testing.T) (int, func()) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	return port, startNodeHTTPOn(t, port)
+}
+
+func startNodeHTTPOn(t *testing.T, port int) func() {
+	t.Helper()
+	argv := peers.NodeHTTP(t, peers.Everything, "streamableHttp")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var once sync.Once
+	kill := func() { once.Do(func() { cmd.Process.Kill(); <-exited }) }
+	t.Cleanup(kill)
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			return kill
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("server-everything streamableHttp exited before it listened on %d: %v", port, err)
+		case <-time.After(50 * time.Millisecond): // waiting for a child process to bind, not for jig
+		}
+	}
+	t.Fatalf("server-everything streamableHttp did not listen on %d within a minute", port)
+	return nil
 }

@@ -23,6 +23,9 @@ const (
 	stateFailed
 	stateClosed
 	stateGone // the server went away on its own; the panes keep what it said
+	// stateNotAnswering: the HTTP server stopped answering (a request found
+	// nobody); the session may still recover, r starts a new one.
+	stateNotAnswering
 	stateReadOnly
 )
 
@@ -37,7 +40,7 @@ type header struct {
 	record string // read-only mode: what an agent transcript is (a record, not a reproduction)
 	repro  string // read-only mode: the live server recorded calls are reproduced on
 	info   session.Info
-	gone   string // stateGone: how the server went away ("the server exited (exit status 1)")
+	gone   string // stateGone: how the server went away ("the server exited (exit status 1)"); stateNotAnswering: why the last request failed
 	frames int
 	width  int
 
@@ -115,6 +118,8 @@ func (h *header) first() string {
 			l.add(" closed ", &h.st.stateFailed, 0)
 		} else if h.state == stateGone {
 			l.add(" ✗ DISCONNECTED ", &h.st.stateFailed, 0)
+		} else if h.state == stateNotAnswering {
+			l.add(" ✗ NOT ANSWERING ", &h.st.stateFailed, 0)
 		} else {
 			l.add("● connected", &h.st.stateConnected, 0)
 		}
@@ -270,6 +275,8 @@ func (h *header) plainSecond() string {
 		return h.st.muted.Render("the server did not start or answer; r retries, 4 shows the frames")
 	case stateGone:
 		return h.st.warnText.Render("✗ "+h.gone) + h.st.muted.Render(" · nothing more can be sent · r reconnects (a new session; what is on screen stays)")
+	case stateNotAnswering:
+		return h.st.warnText.Render("✗ the server did not answer: "+h.gone) + h.st.muted.Render(" · requests fail until it does · r reconnects (a new session; what is on screen stays)")
 	case stateConnecting:
 		return h.st.muted.Render("starting the server and performing the handshake…")
 	}

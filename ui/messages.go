@@ -203,6 +203,15 @@ type goneMsg struct {
 
 func (msg goneMsg) route(m *Model) tea.Cmd { return m.gone(msg) }
 
+// answeringMsg: session s's HTTP server stopped answering (why says how
+// the last request failed) or, with why "", answers again.
+type answeringMsg struct {
+	s   *session.Session
+	why string
+}
+
+func (msg answeringMsg) route(m *Model) tea.Cmd { return m.answering(msg) }
+
 // Requests panes make of the root: a pane never reaches into another pane.
 
 // chooseToolMsg asks to prepare a call of the named tool in the editor.
