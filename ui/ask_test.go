@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -312,4 +313,72 @@ func TestFlowRootsEdited(t *testing.T) {
 		}
 		return false
 	}, teatest.WithDuration(screenWait), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+// TestFlowTemplateVariableCompletion: ctrl+space in the URI field filled
+// from a resource template asks the server (completion/complete, a
+// ref/resource naming the uriTemplate) for the variable at the cursor;
+// the {placeholder} left as it was counts as empty.
+func TestFlowTemplateVariableCompletion(t *testing.T) {
+	cfg := everything(t)
+	f := start(t, cfg, 120, 35)
+	f.waitFor("mcp-servers/everything")
+	f.keys("5", "t")
+	f.waitFor("2 resource templates", "Dynamic Text Resource")
+	f.keys("enter")
+	f.waitFor("uri: ")
+	f.tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Mod: tea.ModCtrl})
+	f.waitFor(`completion/complete demo://resource/dynamic/text/{resourceId} resourceId="": the server offers no value`)
+	for range len("{resourceId}") {
+		f.keys("backspace")
+	}
+	f.keys("7")
+	f.tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Mod: tea.ModCtrl})
+	f.waitFor(`resourceId="7" → 7`, "uri: esource/dynamic/text/7")
+	sent := func() bool {
+		log := cfg.Options.Log
+		for i := log.Len() - 1; i >= 0; i-- {
+			fr := log.Frame(i)
+			if fr.Dir == frames.ClientToServer && fr.Method == "completion/complete" &&
+				strings.Contains(string(fr.Raw), `"ref":{"type":"ref/resource","uri":"demo://resource/dynamic/text/{resourceId}"}`) &&
+				strings.Contains(string(fr.Raw), `"argument":{"name":"resourceId","value":"7"}`) {
+				return true
+			}
+		}
+		return false
+	}
+	teatest.WaitFor(t, f.tm.Output(), func([]byte) bool { return sent() }, teatest.WithDuration(screenWait), teatest.WithCheckInterval(10*time.Millisecond))
+	f.keys("enter")
+	f.waitFor("call #1 resources/read demo://resource/dynamic/text/7: ✓ ok", "Resource 7: This is a plaintext")
+}
+
+// templateVarAt finds the variable a URI typed from a template ends in,
+// what is typed of it and the variables before it; RFC 6570 operators
+// lead their expansion; a URI of another template is not matched.
+func TestTemplateVarAt(t *testing.T) {
+	for _, c := range []struct {
+		tpl, typed, name, partial string
+		erase                     int
+		given                     map[string]string
+	}{
+		{"demo://r/{id}", "demo://r/{id}", "id", "", 4, map[string]string{}},
+		{"demo://r/{id}", "demo://r/7", "id", "7", 0, map[string]string{}},
+		{"demo://r/{id}", "demo://r/", "id", "", 0, map[string]string{}},
+		{"file:///{dir}/{name}", "file:///src/ma", "name", "ma", 0, map[string]string{"dir": "src"}},
+		{"file:///{dir}/{name}", "file:///sr", "dir", "sr", 0, map[string]string{}},
+		{"file:///{dir}/{name}", "file:///{dir}/x", "name", "x", 0, map[string]string{}},
+		{"search{?q,lang}", "search?q=go", "q", "go", 0, map[string]string{}},
+		{"repo://{owner}/{repo}{/path*}", "repo://me/jig/ui", "path", "ui", 0, map[string]string{"owner": "me", "repo": "jig"}},
+		{"users://{id:3}", "users://{id:3}", "id", "", 6, map[string]string{}},
+	} {
+		name, partial, erase, given, ok := templateVarAt(c.tpl, c.typed)
+		if !ok || name != c.name || partial != c.partial || erase != c.erase || fmt.Sprint(given) != fmt.Sprint(c.given) {
+			t.Errorf("templateVarAt(%q, %q) = %q %q %d %v %v, want %q %q %d %v", c.tpl, c.typed, name, partial, erase, given, ok, c.name, c.partial, c.erase, c.given)
+		}
+	}
+	for _, typed := range []string{"other://r/7", "demo://x/7", ""} {
+		if name, _, _, _, ok := templateVarAt("demo://r/{id}", typed); ok {
+			t.Errorf("templateVarAt(demo://r/{id}, %q) matched %q", typed, name)
+		}
+	}
 }

@@ -188,7 +188,7 @@ func complete(ctx context.Context, s *session.Session, timeout time.Duration, ms
 	return run(func() routed {
 		cctx, cancel := session.WithTimeout(ctx, timeout)
 		defer cancel()
-		_, c, err := s.Complete(cctx, session.CompletionRef{Prompt: msg.prompt}, msg.arg, msg.partial, msg.given)
+		_, c, err := s.Complete(cctx, session.CompletionRef{Prompt: msg.prompt, Template: msg.template}, msg.arg, msg.partial, msg.given)
 		done := completedMsg{completeMsg: msg, err: err}
 		if c != nil {
 			done.values, done.more = c.Values, c.HasMore

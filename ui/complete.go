@@ -47,7 +47,7 @@ func (e *editorPane) complete() tea.Cmd {
 // completed types in what the server's values share beyond what was typed,
 // if the text and the cursor are where they were when it asked.
 func (e *editorPane) completed(msg completedMsg) tea.Cmd {
-	what := fmt.Sprintf("completion/complete %s %s=%q", msg.prompt, msg.arg, msg.partial)
+	what := msg.what()
 	if msg.err != nil {
 		return e.out.send(statusMsg{text: what + ": " + msg.err.Error(), isErr: true})
 	}
@@ -63,11 +63,26 @@ func (e *editorPane) completed(msg completedMsg) tea.Cmd {
 			e.revalidate()
 		}
 	}
+	return e.out.send(statusMsg{text: completedText(msg)})
+}
+
+// what names a completion request in the status line.
+func (msg completeMsg) what() string {
+	ref := msg.prompt
+	if msg.template != "" {
+		ref = msg.template
+	}
+	return fmt.Sprintf("completion/complete %s %s=%q", ref, msg.arg, msg.partial)
+}
+
+// completedText says what the server offered: the first eight values.
+func completedText(msg completedMsg) string {
+	vs := msg.values
 	list := strings.Join(vs[:min(len(vs), 8)], ", ")
 	if len(vs) > 8 || msg.more {
 		list += ", …"
 	}
-	return e.out.send(statusMsg{text: fmt.Sprintf("%s → %s", what, list)})
+	return fmt.Sprintf("%s → %s", msg.what(), list)
 }
 
 // sharedPrefix is what every value begins with.
@@ -97,6 +112,140 @@ func (m *Model) completeArg(msg completeMsg) tea.Cmd {
 		m.setStatus("not connected: there is no server to ask for completions", true)
 		return nil
 	}
-	m.setStatus(fmt.Sprintf("completion/complete %s %s=%q sent…", msg.prompt, msg.arg, msg.partial), false)
+	m.setStatus(msg.what()+" sent…", false)
 	return complete(m.ctx, s, m.conn().timeout, msg)
+}
+
+// Completions while typing a URI from a resource template: ctrl+space in
+// the URI field finds the template the URI was filled in from (the one
+// picked, or any listed that the text before the cursor fits), the
+// variable the cursor is in and what is typed of it, and asks the server
+// (ref/resource) with the variables already filled in as context. A
+// variable still left as {name} counts as empty and is replaced.
+
+// A templatePart is a literal run of a URI template, or (name set) one of
+// its {expressions}: RFC 6570's operator gives what its expansion begins
+// with ("?name=" for {?name}); an expression of several variables is
+// completed as its first.
+type templatePart struct {
+	literal, name, lead, placeholder string
+}
+
+// templateParts splits a URI template into its literals and variables.
+func templateParts(tpl string) []templatePart {
+	var parts []templatePart
+	for tpl != "" {
+		open := strings.IndexByte(tpl, '{')
+		end := strings.IndexByte(tpl[max(open, 0):], '}') + max(open, 0)
+		if open < 0 || end < open {
+			return append(parts, templatePart{literal: tpl})
+		}
+		if open > 0 {
+			parts = append(parts, templatePart{literal: tpl[:open]})
+		}
+		expr := tpl[open+1 : end]
+		op := ""
+		if expr != "" && strings.ContainsRune("+#./;?&", rune(expr[0])) {
+			op, expr = expr[:1], expr[1:]
+		}
+		name, _, _ := strings.Cut(expr, ",")
+		name, _, _ = strings.Cut(strings.TrimSuffix(name, "*"), ":")
+		lead := map[string]string{"#": "#", ".": ".", "/": "/", ";": ";" + name + "=", "?": "?" + name + "=", "&": "&" + name + "="}[op]
+		parts = append(parts, templatePart{name: name, lead: lead, placeholder: tpl[open : end+1]})
+		tpl = tpl[end+1:]
+	}
+	return parts
+}
+
+// templateVarAt finds the variable of tpl that typed (the URI up to the
+// cursor) ends in: its name, what is typed of it (erase is the length of
+// its {placeholder} when it is still that), and the variables before it
+// filled in.
+func templateVarAt(tpl, typed string) (name, partial string, erase int, given map[string]string, ok bool) {
+	parts := templateParts(tpl)
+	for last := len(parts) - 1; last >= 0; last-- {
+		if parts[last].name == "" {
+			continue
+		}
+		var re strings.Builder
+		re.WriteString(`^`)
+		var names []string
+		for i, pt := range parts[:last+1] {
+			switch {
+			case pt.name == "":
+				re.WriteString(regexp.QuoteMeta(pt.literal))
+			case i == last:
+				re.WriteString(regexp.QuoteMeta(pt.lead) + `(.*)$`)
+			default:
+				re.WriteString(regexp.QuoteMeta(pt.lead) + `(.*?)`)
+				names = append(names, pt.name)
+			}
+		}
+		m := regexp.MustCompile(re.String()).FindStringSubmatch(typed)
+		if m == nil {
+			continue
+		}
+		given = map[string]string{}
+		for i, n := range names {
+			if v := m[i+1]; v != "" && v != "{"+n+"}" && !strings.HasPrefix(v, "{") {
+				given[n] = v
+			}
+		}
+		partial = m[len(m)-1]
+		if partial == parts[last].placeholder || partial == "{"+parts[last].name+"}" {
+			return parts[last].name, "", len([]rune(partial)), given, true
+		}
+		return parts[last].name, partial, 0, given, true
+	}
+	return "", "", 0, nil, false
+}
+
+// complete asks for the completions of the template variable at the
+// cursor of the URI field.
+func (p *resourcesPane) complete() tea.Cmd {
+	line := p.uri.line()
+	typed := string(line[:min(p.uri.col, len(line))])
+	tpls := []string{}
+	if p.fromTemplate != "" {
+		tpls = append(tpls, p.fromTemplate)
+	}
+	for i := range p.templates.items {
+		tpls = append(tpls, p.templates.items[i].URITemplate)
+	}
+	for _, tpl := range tpls {
+		if name, partial, erase, given, ok := templateVarAt(tpl, typed); ok {
+			return p.out.send(completeMsg{template: tpl, arg: name, partial: partial, given: given,
+				text: p.uri.value(), col: p.uri.col, erase: erase})
+		}
+	}
+	why := "completion: the URI up to the cursor is not one of the server's resource templates (t lists them; enter on one puts it here)"
+	if !p.templates.listed {
+		why = "completion: t lists the server's resource templates first; enter on one puts it here, then ctrl+space in a {variable}"
+	}
+	return p.out.send(statusMsg{text: why, isErr: true})
+}
+
+// completed types in what the server's values share beyond what was
+// typed (in place of the {placeholder} when it was left), if the URI and
+// the cursor are where they were when it asked.
+func (p *resourcesPane) completed(msg completedMsg) tea.Cmd {
+	if msg.err != nil {
+		return p.out.send(statusMsg{text: msg.what() + ": " + msg.err.Error(), isErr: true})
+	}
+	if len(msg.values) == 0 {
+		return p.out.send(statusMsg{text: msg.what() + ": the server offers no value"})
+	}
+	if p.typingURI && p.uri.value() == msg.text && p.uri.col == msg.col {
+		shared := sharedPrefix(msg.values)
+		if msg.erase > 0 {
+			for range msg.erase {
+				p.uri.backspace()
+			}
+			p.uri.insert(shared)
+		} else if rest, ok := strings.CutPrefix(shared, msg.partial); ok {
+			p.uri.insert(rest)
+		}
+		p.uri.follow()
+	}
+	return p.out.send(statusMsg{text: completedText(msg)})
 }

@@ -180,13 +180,15 @@ func newTemplatesKeys() catalogKeys {
 
 // uriKeys send or drop the URI typed for resources/read.
 type uriKeys struct {
-	Send, Cancel key.Binding
+	Send, Cancel, Complete key.Binding
 }
 
 func newURIKeys() uriKeys {
 	return uriKeys{
 		Send:   bind([]string{"enter"}, "enter", "read this URI exactly as typed"),
 		Cancel: bind([]string{"esc"}, "esc", "cancel"),
+		Complete: bind([]string{"ctrl+space", "ctrl+@"}, "ctrl+space",
+			"complete the template variable at the cursor (completion/complete)"),
 	}
 }
 

@@ -286,13 +286,16 @@ type setLogLevelMsg struct{ level string }
 func (msg setLogLevelMsg) route(m *Model) tea.Cmd { return m.setLogLevel(msg) }
 
 // completeMsg asks the server for the values that complete a prompt
-// argument (completion/complete); text, row and col are where the editor
-// was, so a late answer never types into text that moved on.
+// argument or a resource template's variable (completion/complete); text,
+// row and col are where the editor was, so a late answer never types into
+// text that moved on.
 type completeMsg struct {
-	prompt, arg, partial string
-	given                map[string]string
-	text                 string
-	row, col             int
+	prompt, template string // the one asked about
+	arg, partial     string
+	given            map[string]string
+	text             string
+	row, col         int
+	erase            int // runes before the cursor to replace: a variable still its {placeholder}
 }
 
 func (msg completeMsg) route(m *Model) tea.Cmd { return m.completeArg(msg) }
@@ -305,7 +308,12 @@ type completedMsg struct {
 	err    error
 }
 
-func (msg completedMsg) route(m *Model) tea.Cmd { return m.editor().completed(msg) }
+func (msg completedMsg) route(m *Model) tea.Cmd {
+	if msg.template != "" {
+		return m.resources().completed(msg)
+	}
+	return m.editor().completed(msg)
+}
 
 // subscribeMsg asks to subscribe to uri's updates (on) or to stop.
 type subscribeMsg struct {

@@ -43,10 +43,11 @@ type resourcesPane struct {
 	showTemplates bool
 	ukeys         uriKeys
 
-	uri       *textEdit
-	typingURI bool
-	conn      *connection
-	subs      map[string]bool // the URIs subscribed to, by the subscribe answered
+	uri          *textEdit
+	typingURI    bool
+	fromTemplate string // the uriTemplate the URI field was filled from
+	conn         *connection
+	subs         map[string]bool // the URIs subscribed to, by the subscribe answered
 }
 
 func newResourcesPane(env *paneEnv) *resourcesPane {
@@ -142,6 +143,7 @@ func (p *resourcesPane) actions() []action {
 				return p.out.send(readResourceMsg{uri: p.uri.value()})
 			}),
 			on(p.ukeys.Cancel, does(p.stopURI)),
+			on(p.ukeys.Complete, p.complete).only(p.conn.session() != nil, "not connected: there is no server to ask"),
 		}
 	}
 	if p.showTemplates {
@@ -165,7 +167,7 @@ func (p *resourcesPane) actions() []action {
 // the user to fill in; nothing is sent until they do.
 func (p *resourcesPane) templateActions() []action {
 	k := p.templates.keys
-	fill := func(t *templateInfo) tea.Cmd { p.editURI(t.URITemplate); return nil }
+	fill := func(t *templateInfo) tea.Cmd { p.editURI(t.URITemplate); p.fromTemplate = t.URITemplate; return nil }
 	return append(p.templates.browse(),
 		p.templates.use(fill),
 		on(k.ReadURI, does(func() {
@@ -174,6 +176,7 @@ func (p *resourcesPane) templateActions() []action {
 				uri = t.URITemplate
 			}
 			p.editURI(uri)
+			p.fromTemplate = uri
 		})),
 		on(k.Templates, p.toggleTemplates),
 		p.templates.relist(paneResources),
@@ -190,7 +193,7 @@ func (p *resourcesPane) toggleTemplates() tea.Cmd {
 
 // editURI opens the URI field with uri in it, the cursor at its end.
 func (p *resourcesPane) editURI(uri string) {
-	p.typingURI = true
+	p.typingURI, p.fromTemplate = true, ""
 	p.uri.setValue(uri)
 	p.uri.cursorEnd()
 	p.uri.focus()
