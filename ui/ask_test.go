@@ -286,9 +286,14 @@ func TestFlowResourceSubscription(t *testing.T) {
 	f.waitFor("7 resources")
 	f.keys("s")
 	f.waitFor("subscribed to demo://resource/static/document/architecture.md")
+	f.waitFor("7 resources · ◉ 1 subscribed", "◉ demo://")
 	f.waitFor("changed (notifications/resources/updated)")
 	f.keys("s")
 	f.waitFor("unsubscribed from demo://resource/static/document/architecture.md")
+	teatest.WaitFor(t, f.tm.Output(), func([]byte) bool {
+		s := f.p.screen()
+		return strings.Contains(s, "7 resources") && !strings.Contains(s, "◉")
+	}, teatest.WithDuration(screenWait), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 // TestFlowRootsEdited: F edits the roots jig declares on the live session;

@@ -29,12 +29,18 @@ type catalog[T any] struct {
 	detail textView
 	shown  string // what the details were built for
 
-	listed        bool // */list was sent at least once
-	loading       bool
-	err           error
-	note          string
-	undeclared    bool // the server's capabilities do not name this kind
-	focused       bool
+	listed     bool // */list was sent at least once
+	loading    bool
+	err        error
+	note       string
+	undeclared bool // the server's capabilities do not name this kind
+	focused    bool
+
+	// marked, when set, picks the items marked ◉ in the list, and
+	// markNote says what the mark means ("subscribed") in the list's
+	// count line.
+	marked        func(*T) bool
+	markNote      string
 	width, height int
 }
 
@@ -227,7 +233,22 @@ func (c *catalog[T]) status() string {
 	if c.loading {
 		return c.st.muted.Render("listing " + c.plural() + "…")
 	}
-	return c.st.muted.Render(ansi.Truncate(c.red.String(c.note), c.width, "…"))
+	note := c.note
+	if n := c.markedCount(); n > 0 && note != "" && c.err == nil {
+		note += fmt.Sprintf(" · ◉ %d %s", n, c.markNote)
+	}
+	return c.st.muted.Render(ansi.Truncate(c.red.String(note), c.width, "…"))
+}
+
+// markedCount is how many items are marked.
+func (c *catalog[T]) markedCount() int {
+	n := 0
+	for i := range c.items {
+		if c.marked != nil && c.marked(&c.items[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 func (c *catalog[T]) view() string { return c.viewUnder(c.status()) }
@@ -241,7 +262,7 @@ func (c *catalog[T]) viewUnder(top string) string {
 	for i := range c.items {
 		r := c.kind.row(&c.items[i])
 		// Redacted before drawCatalog cuts them: a URI may carry a token.
-		rows[i] = catalogRow{c.red.String(r.name), c.red.String(r.aside)}
+		rows[i] = catalogRow{name: c.red.String(r.name), aside: c.red.String(r.aside), marked: c.marked != nil && c.marked(&c.items[i])}
 	}
 	b.WriteString(drawCatalog(c.st, rows, c.list, c.width, c.focused))
 	if c.detail.height > 0 {
@@ -252,8 +273,11 @@ func (c *catalog[T]) viewUnder(top string) string {
 }
 
 // A catalogRow is one line of the resources or prompts list: a name, and
-// a note set to the right when it fits.
-type catalogRow struct{ name, aside string }
+// a note set to the right when it fits; a marked row has ◉ before it.
+type catalogRow struct {
+	name, aside string
+	marked      bool
+}
 
 // catalogListHeight gives a list of n items what it needs, up to two fifths
 // of h; the details get the rest.
@@ -272,7 +296,11 @@ func drawCatalog(st *styles, rows []catalogRow, w listWindow, width int, focused
 		// A name too long for the row loses its middle, where URIs of one
 		// server say least: demo://resource/static/do… seven times over
 		// told seven documents apart by nothing.
-		row := "  " + frames.ShortenMiddle(rows[i].name, max(width-2, 1))
+		gutter := "  "
+		if rows[i].marked {
+			gutter = "◉ "
+		}
+		row := gutter + frames.ShortenMiddle(rows[i].name, max(width-2, 1))
 		if a := rows[i].aside; a != "" {
 			if gap := width - ansi.StringWidth(row) - ansi.StringWidth(a); gap >= 2 {
 				row += strings.Repeat(" ", gap) + a

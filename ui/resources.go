@@ -54,14 +54,16 @@ func newResourcesPane(env *paneEnv) *resourcesPane {
 	ti := newTextEdit(env.st, true)
 	ti.prompt = "uri: "
 	ti.placeholder = "any URI, sent exactly as typed"
-	return &resourcesPane{
-		catalog:   catalog[resourceInfo]{kind: resourceKind, st: env.st, red: env.redact, keys: newResourcesKeys(), out: env.out, detail: textView{red: env.redact}},
+	p := &resourcesPane{
+		catalog:   catalog[resourceInfo]{kind: resourceKind, st: env.st, red: env.redact, keys: newResourcesKeys(), out: env.out, detail: textView{red: env.redact}, markNote: "subscribed"},
 		templates: catalog[templateInfo]{kind: templateKind, st: env.st, red: env.redact, keys: newTemplatesKeys(), out: env.out, detail: textView{red: env.redact}},
 		ukeys:     newURIKeys(),
 		uri:       ti,
 		conn:      env.conn,
 		subs:      map[string]bool{},
 	}
+	p.marked = func(r *resourceInfo) bool { return p.subs[r.URI] }
+	return p
 }
 
 func (p *resourcesPane) title() string { return p.titled("Resources") }
@@ -112,8 +114,9 @@ func (p *resourcesPane) setSize(w, h int) {
 	p.templates.setSize(w, h)
 }
 
-// reset forgets an earlier session's listings.
+// reset forgets an earlier session's listings and subscriptions.
 func (p *resourcesPane) reset(declared bool) {
+	clear(p.subs)
 	p.catalog.reset(declared)
 	p.templates.reset(declared)
 }
