@@ -86,7 +86,9 @@ const rootLong = `jig connects to an MCP server directly, shows the handshake, e
 its schema, sends the exact arguments you type (wrong ones too) and shows the
 raw JSON-RPC frames beside the result.
 
-With no command, jig opens the TUI on its embedded demo server.`
+With no command, jig opens the TUI on its embedded demo server; with a
+server (jig -- node server.js, jig http://127.0.0.1:3001/mcp), on that one,
+as jig connect does.`
 
 func newRoot(st *streams) *cobra.Command {
 	root := &cobra.Command{
@@ -107,7 +109,8 @@ func newRoot(st *streams) *cobra.Command {
 	o.target.bind(root)
 	bindTUIFlags(root, o)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
-		o.target.demo = o.target.url == "" && o.target.config == ""
+		o.command = args // a server after --, or its URL (noArgsOrCommand)
+		o.target.demo = o.target.url == "" && o.target.config == "" && len(args) == 0
 		return runTUI(cmd.Context(), o, st)
 	}
 	root.AddCommand(

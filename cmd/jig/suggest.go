@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
@@ -39,8 +40,8 @@ func aside(hint string) string {
 // subcommand nearest to what was typed (cobra suggests only when Args is
 // unset, which would let bare words through).
 func noArgsOrCommand(cmd *cobra.Command, args []string) error {
-	if len(args) == 0 {
-		return nil
+	if len(args) == 0 || cmd.ArgsLenAtDash() == 0 || urlAfter(cmd, args, 0) {
+		return nil // `jig -- node server.js`, `jig URL`: as jig connect
 	}
 	var names []string
 	for _, c := range cmd.Commands() {
@@ -53,6 +54,10 @@ func noArgsOrCommand(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("unknown argument %q for %q (it takes none)", args[0], cmd.CommandPath())
 	}
 	hint := didYouMean(args[0], names)
+	if _, err := exec.LookPath(args[0]); hint == "" && err == nil && !cmd.HasParent() {
+		// `jig node server.js`: a server command, missing its --.
+		hint = fmt.Sprintf("; to open the TUI on it as the server: jig -- %s", strings.Join(args, " "))
+	}
 	if hint == "" {
 		hint = fmt.Sprintf("; run '%s --help' for the commands", cmd.CommandPath())
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -46,6 +47,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"sessions", "prnue"}, exitUsage, `unknown command "prnue" for "jig sessions"; did you mean "prune"?`},
 		{[]string{"auth", "lgin"}, exitUsage, `unknown command "lgin" for "jig auth"; did you mean "login"?`},
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate" for "jig"; run 'jig --help' for the commands`},
+		{[]string{"sh", "server.sh"}, exitUsage, `unknown command "sh" for "jig"; to open the TUI on it as the server: jig -- sh server.sh`},
 		{[]string{"tools", "--dmeo"}, exitUsage, "unknown flag: --dmeo; did you mean --demo?"},
 		{[]string{"call", "echo", "--arg", "{}", "--demo"}, exitUsage, "unknown flag: --arg; did you mean --args?"},
 		{[]string{"call", "search_ordrs", "--demo", "--no-record"}, exitServerError,
@@ -59,6 +61,32 @@ func TestDidYouMean(t *testing.T) {
 		code, _, stderr := jig(t, "", tc.args...)
 		if code != tc.code || !strings.Contains(stderr, tc.want) {
 			t.Errorf("jig %s: exit %d, stderr:\n%s\nwant exit %d and %q", strings.Join(tc.args[:2], " "), code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// Bare jig takes a server as jig connect does (after --, or its URL), as
+// other inspectors do; anything else before -- is still an unknown command.
+func TestRootTakesAServerAfterDashOrAURL(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		ok   bool
+	}{
+		{nil, true},
+		{[]string{"--", "node", "server.js"}, true},
+		{[]string{"http://127.0.0.1:3001/mcp"}, true},
+		{[]string{"--timeout", "5s", "https://mcp.example.com/mcp"}, true},
+		{[]string{"node", "server.js"}, false},
+		{[]string{"http://127.0.0.1:3001/mcp", "extra"}, false},
+		{[]string{"tols"}, false},
+	} {
+		root := newRoot(&streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard})
+		if err := root.ParseFlags(tc.args); err != nil {
+			t.Fatalf("%q: %v", tc.args, err)
+		}
+		err := noArgsOrCommand(root, root.Flags().Args())
+		if (err == nil) != tc.ok {
+			t.Errorf("jig %q: noArgsOrCommand = %v, want accepted %v", tc.args, err, tc.ok)
 		}
 	}
 }
