@@ -77,6 +77,14 @@ type Options struct {
 	// name another origin than the target's (refused by default). The
 	// session's POSTs then go there, never with the configured headers.
 	AllowCrossOriginEndpoint bool
+	// OneShot is a session for one listing or request that ends after it
+	// (jig tools, resources, ping...): jig asks for no list_changed
+	// notifications, so in the 2026-07-28 era the SDK opens no
+	// subscriptions/listen stream (a round trip and a parked request on the
+	// server, cancelled at Close). A legacy server's list_changed still
+	// arrive, are recorded and make ListTools list again. The On*Changed
+	// hooks are never called.
+	OneShot bool
 	// OnToolsChanged is called (off the SDK's goroutine) when the server
 	// sends notifications/tools/list_changed.
 	OnToolsChanged func()
@@ -358,14 +366,17 @@ func (s *Session) clientOptions() *mcp.ClientOptions {
 	o.ProgressNotificationHandler = func(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
 		s.progress.deliver(req.Params)
 	}
-	o.ToolListChangedHandler = func(ctx context.Context, req *mcp.ToolListChangedRequest) {
-		goHook(s.opts.OnToolsChanged)
-	}
-	o.ResourceListChangedHandler = func(ctx context.Context, req *mcp.ResourceListChangedRequest) {
-		goHook(s.opts.OnResourcesChanged)
-	}
-	o.PromptListChangedHandler = func(ctx context.Context, req *mcp.PromptListChangedRequest) {
-		goHook(s.opts.OnPromptsChanged)
+	if !s.opts.OneShot {
+		// A handler is what makes the SDK subscribe in the 2026-07-28 era.
+		o.ToolListChangedHandler = func(ctx context.Context, req *mcp.ToolListChangedRequest) {
+			goHook(s.opts.OnToolsChanged)
+		}
+		o.ResourceListChangedHandler = func(ctx context.Context, req *mcp.ResourceListChangedRequest) {
+			goHook(s.opts.OnResourcesChanged)
+		}
+		o.PromptListChangedHandler = func(ctx context.Context, req *mcp.PromptListChangedRequest) {
+			goHook(s.opts.OnPromptsChanged)
+		}
 	}
 	o.ResourceUpdatedHandler = func(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 		if req.Params != nil {

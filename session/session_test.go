@@ -425,3 +425,25 @@ func TestListResourceTemplates(t *testing.T) {
 		t.Errorf("templates %q, want %q (raw items of resources/templates/list)", got, want)
 	}
 }
+
+// A one-shot session (jig tools, resources, ping...) asks for no
+// list_changed notifications, so a 2026-07-28-era server gets no
+// subscriptions/listen stream; any other session (the TUI, jig call) still
+// subscribes, as the SDK does when list_changed handlers are registered.
+func TestOneShotOpensNoListenStream(t *testing.T) {
+	bin := peers.Path(t, peers.GoSDKEverything)
+	for _, oneShot := range []bool{true, false} {
+		s := open(t, Options{Target: Target{Transport: TransportStdio, Command: []string{bin}}, OneShot: oneShot})
+		if raw, _, err := s.ListTools(ctx(t)); err != nil || len(raw) == 0 {
+			t.Fatalf("OneShot %v: ListTools = %d, %v", oneShot, len(raw), err)
+		}
+		s.Close()
+		listened := false
+		for _, f := range s.Log.Frames() {
+			listened = listened || f.Dir == frames.ClientToServer && f.Method == "subscriptions/listen"
+		}
+		if listened == oneShot {
+			t.Errorf("OneShot %v: subscriptions/listen sent = %v; frames: %v", oneShot, listened, methods(s.Log))
+		}
+	}
+}

@@ -44,6 +44,7 @@ func newCompleteCmd(st *streams, runF runFunc[completeOptions]) *cobra.Command {
 		},
 	}
 	o.target.bind(cmd)
+	o.target.oneShot = true // it asks once and ends: no list_changed subscription
 	o.frames.bind(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&o.prompt, "prompt", "", "the prompt whose argument to complete")
@@ -118,6 +119,7 @@ func newPingCmd(st *streams, runF runFunc[pingOptions]) *cobra.Command {
 		},
 	}
 	o.target.bind(cmd)
+	o.target.oneShot = true // it asks once and ends: no list_changed subscription
 	o.frames.bind(cmd)
 	return cmd
 }

@@ -89,7 +89,8 @@ func TestTargetFlagDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := targetFlags{release: 1, protocol: "auto", timeout: 30 * time.Second, grace: 200 * time.Millisecond,
-		capabilities: []string{"roots", "sampling", "elicitation"}, maxFrame: "256MiB", auth: authFlags{authTimeout: 5 * time.Minute}}
+		capabilities: []string{"roots", "sampling", "elicitation"}, maxFrame: "256MiB", auth: authFlags{authTimeout: 5 * time.Minute},
+		oneShot: true} // not a flag: jig tools lists once and ends
 	if !reflect.DeepEqual(o.target, want) {
 		t.Errorf("target flag defaults\n  %+v\nwant\n  %+v", o.target, want)
 	}

@@ -87,6 +87,7 @@ func newLintCmd(st *streams, run runFunc[lintOptions]) *cobra.Command {
 		},
 	}
 	o.target.bind(cmd)
+	o.target.oneShot = true // it asks once and ends: no list_changed subscription
 	o.frames.bind(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&o.format, "format", "text", "text, json, sarif (SARIF 2.1.0, for GitHub code scanning) or junit")

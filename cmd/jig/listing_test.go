@@ -51,3 +51,22 @@ func TestPromptsListTheirArguments(t *testing.T) {
 		}
 	}
 }
+
+// The commands that list or ask once open no subscriptions/listen stream on
+// a 2026-07-28-era server (a round trip and a parked request it does not
+// need); jig call keeps it, so list_changed during a call is still seen.
+func TestOneShotCommandsDoNotSubscribe(t *testing.T) {
+	bin := peers.Path(t, peers.GoSDKEverything)
+	for _, args := range [][]string{{"tools"}, {"prompts"}, {"resources"}, {"ping"}, {"read", "embedded:info"},
+		{"call", "greet", "--args", `{"name":"x"}`}} {
+		full := append(append(args, "--no-record", "--frames"), "--", bin)
+		code, _, errOut := jig(t, "", full...)
+		if code != exitOK {
+			t.Fatalf("jig %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
+		}
+		want := args[0] == "call"
+		if got := strings.Contains(errOut, "→ request      subscriptions/listen"); got != want {
+			t.Errorf("jig %s: subscriptions/listen sent = %v, want %v:\n%s", strings.Join(args, " "), got, want, errOut)
+		}
+	}
+}

@@ -65,6 +65,7 @@ func newListCmd(st *streams, runF runFunc[listOptions], use, short string, kind 
 		},
 	}
 	o.target.bind(cmd)
+	o.target.oneShot = true // it asks once and ends: no list_changed subscription
 	o.frames.bind(cmd)
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the array exactly as the server sent it (all pages)")
 	if templates != nil {
@@ -195,6 +196,7 @@ func runRead(ctx context.Context, o *readOptions, st *streams) error {
 	if o.watchFor < 0 || o.updates < 0 {
 		return usageErr("--for and --updates must be positive")
 	}
+	o.target.oneShot = !o.subscribe // a read asks once; a watch stays
 	return withSession(ctx, st, &o.target, o.command, &o.frames, o.uri, func(ctx context.Context, s *session.Session) error {
 		ex, err := s.ReadResource(ctx, o.uri)
 		if _, refused := err.(*session.RPCError); refused {
@@ -291,6 +293,7 @@ func newPromptCmd(st *streams, runF runFunc[promptOptions]) *cobra.Command {
 		},
 	}
 	o.target.bind(cmd)
+	o.target.oneShot = true // it asks once and ends: no list_changed subscription
 	o.frames.bind(cmd)
 	cmd.Flags().StringVar(&o.args, "args", "{}", "prompt arguments as a JSON object of strings, @FILE, or -")
 	return cmd

@@ -85,6 +85,7 @@ func newSurfaceCmd(st *streams, runSave runFunc[surfaceSaveOptions], runDiff run
 		},
 	}
 	so.target.bind(save)
+	so.target.oneShot = true // it asks once and ends: no list_changed subscription
 	so.frames.bind(save)
 	save.Flags().StringVarP(&so.output, "output", "o", "", "write the surface to FILE instead of stdout (an existing FILE only with --force)")
 	save.Flags().BoolVar(&so.force, "force", false, "with --output: overwrite an existing file")
@@ -114,6 +115,7 @@ func newSurfaceDiffCmd(st *streams, runDiff runFunc[surfaceDiffOptions]) *cobra.
 		},
 	}
 	o.target.bind(diff)
+	o.target.oneShot = true // it asks once and ends: no list_changed subscription
 	o.frames.bind(diff)
 	fl := diff.Flags()
 	fl.BoolVar(&o.json, "json", false, "print the diff as JSON")

@@ -45,7 +45,10 @@ type targetFlags struct {
 	sample       string
 	// recorded is where startRecording is writing the session ("" when not).
 	recorded string
-	auth     authFlags
+	// oneShot is set by the commands that list or ask once and end (not a
+	// flag): see session.Options.OneShot.
+	oneShot bool
+	auth    authFlags
 }
 
 func (f *targetFlags) bind(cmd *cobra.Command) {
@@ -122,6 +125,7 @@ func (f *targetFlags) options(command []string) (session.Options, error) {
 		Log:             frames.NewLog(nil),
 		Auth:            auth,
 		MaxFrame:        maxFrame,
+		OneShot:         f.oneShot,
 
 		AllowCrossOriginEndpoint: f.allowCross,
 	}

@@ -41,6 +41,7 @@ func newToolsCmd(st *streams, runF runFunc[toolsOptions]) *cobra.Command {
 		},
 	}
 	o.target.bind(cmd)
+	o.target.oneShot = true // it asks once and ends: no list_changed subscription
 	o.frames.bind(cmd)
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the tools array exactly as the server sent it (all pages)")
 	return cmd
