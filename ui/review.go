@@ -68,7 +68,7 @@ type reviewKeys struct {
 func newReviewKeys() reviewKeys {
 	return reviewKeys{
 		Accept:    bind([]string{"a"}, "a", "accept"),
-		Reject:    bind([]string{"x"}, "x", "reject (stays red)"),
+		Reject:    bind([]string{"x"}, "x", "reject (a known regression, stays red)"),
 		Skip:      bind([]string{"s"}, "s", "skip"),
 		Delete:    bind([]string{"d"}, "d", "delete (obsolete)"),
 		Rule:      bind([]string{"u"}, "u", "make a rule"),
@@ -211,7 +211,7 @@ func (m *ReviewModel) appActions() []action {
 	h := m.detail.hunk()
 	return []action{
 		on(m.keys.Accept, m.openAccept).only(decidable, why).only(it == nil || it.Kind != fixture.ItemObsolete, "an obsolete fixture cannot be accepted: its tool is gone (d deletes it)"),
-		on(m.keys.Reject, func() tea.Cmd { return m.decide(fixture.ActionReject, "") }).only(decidable, why),
+		on(m.keys.Reject, m.openReject).only(decidable, why).only(it == nil || it.Kind != fixture.ItemObsolete, "an obsolete fixture's tool is gone: d deletes it, or re-pin it"),
 		on(m.keys.Skip, func() tea.Cmd { return m.decide(fixture.ActionSkip, "") }).only(decidable, why),
 		on(m.keys.Delete, func() tea.Cmd { return m.decide(fixture.ActionDelete, "") }).only(it != nil && it.Kind == fixture.ItemObsolete, "only an obsolete fixture is deleted here"),
 		on(m.keys.Rule, m.openRule).only(it != nil && it.Kind == fixture.ItemResponse, "rules apply to a response's drift; accept or reject a tool definition").
@@ -266,7 +266,23 @@ func (m *ReviewModel) openAccept() tea.Cmd {
 	}
 	// The last reason is offered, not typed in: enter takes it, typing
 	// replaces it (typing after a prefilled one appended to it).
-	d := &reasonDialog{m: m, field: newTextEdit(m.st, true), heading: "Accept " + it.Key, what: what, offered: m.lastWhy}
+	d := &reasonDialog{m: m, field: newTextEdit(m.st, true), heading: "Accept " + it.Key, what: what, offered: m.lastWhy, action: fixture.ActionAccept}
+	d.field.focus()
+	m.dialog = d
+	return nil
+}
+
+// openReject asks why the drift is a regression; a reason is optional.
+func (m *ReviewModel) openReject() tea.Cmd {
+	it := m.items.selected()
+	what := "the fixture keeps its pinned response and stays red; the drift is marked a known regression, which later replays and reviews name"
+	if it.Kind == fixture.ItemSurface {
+		what = "the surface file is kept as it is; the change stays red"
+	}
+	d := &reasonDialog{m: m, field: newTextEdit(m.st, true), heading: "Reject " + it.Key, what: what, action: fixture.ActionReject}
+	if it.Known != nil {
+		d.offered = it.Known.Reason
+	}
 	d.field.focus()
 	m.dialog = d
 	return nil
@@ -437,7 +453,7 @@ func (p *reviewItemsPane) moveTo(i int) {
 func (p *reviewItemsPane) advance() {
 	items := p.m.rv.Items
 	for i := p.cursor + 1; i < len(items); i++ {
-		if items[i].Kind != fixture.ItemNotRun && items[i].Kind != fixture.ItemRefused && !items[i].Decided() {
+		if items[i].Kind != fixture.ItemNotRun && items[i].Kind != fixture.ItemRefused && !items[i].Decided() && items[i].Known == nil {
 			p.moveTo(i)
 			return
 		}
@@ -475,6 +491,8 @@ func (m *ReviewModel) statusMark(it *fixture.Item) string {
 		return m.st.okText.Render(fmt.Sprintf("≈ %d rule%s", len(it.Rules), plural(len(it.Rules))))
 	case "delete":
 		return m.st.warnText.Render("⌫ delete")
+	case "known":
+		return m.st.errorText.Render("✗ known")
 	}
 	if it.Kind == fixture.ItemNotRun || it.Kind == fixture.ItemRefused {
 		return ""
@@ -883,6 +901,9 @@ type reasonDialog struct {
 	field         *textEdit
 	heading, what string
 	offered       string // the last reason given, taken when nothing is typed
+	// action is what enter decides: accept (a reason required) or reject
+	// (a reason optional).
+	action string
 }
 
 // reason is what was typed, or the offered reason when nothing was.
@@ -901,6 +922,15 @@ func (d *reasonDialog) update(msg tea.Msg) {
 
 func (d *reasonDialog) actions() []action {
 	k := d.m.keys
+	if d.action == fixture.ActionReject {
+		return []action{
+			on(k.Choose, func() tea.Cmd {
+				d.m.dialog = nil
+				return d.m.decide(fixture.ActionReject, d.reason())
+			}).labelled("reject"),
+			on(k.Cancel, does(func() { d.m.dialog = nil })).labelled("cancel"),
+		}
+	}
 	ok := d.reason() != ""
 	return []action{
 		on(k.Choose, func() tea.Cmd {
@@ -919,6 +949,9 @@ func (d *reasonDialog) view(w, h int) string {
 		wrap(d.what+"; the reason is recorded in its history with who and when.", w),
 		"",
 		st.label.Render("reason: ") + d.field.view(),
+	}
+	if d.action == fixture.ActionReject {
+		lines[0] = wrap(d.what+"; who, when and the reason (optional: an issue, who fixes it) are recorded with the mark.", w)
 	}
 	if d.offered != "" && strings.TrimSpace(d.field.value()) == "" {
 		lines = append(lines, st.muted.Render(ansi.Truncate("enter reuses the last reason: "+d.offered+" · or type a new one", w, "…")))

@@ -139,6 +139,9 @@ func BenchmarkReviewKey5000(b *testing.B) {
 		}
 		i++
 		m.Update(k)
+		if k == reject {
+			m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}) // the reason is optional
+		}
 		m.View()
 	}
 }

@@ -186,12 +186,14 @@ func TestReviewFlow(t *testing.T) {
 		t.Errorf("search-acme's reason is %q, want what was typed: \"v2 desc\"", it.Reason)
 	}
 	f.keys("j", "x")
+	f.waitFor("Reject search-globex", "marked a known regression", "reason (optional")
+	f.keys("billing reads shipped (#412)", "enter")
 	f.waitFor("search-globex: rejected")
 
 	// The summary says what will be written; nothing is until enter.
 	before, _ := os.ReadFile(filepath.Join(dir, "search-acme.json"))
 	f.keys("c")
-	f.waitFor("Summary", "accepted (2):", "rejected (stays red: a regression to fix) (1):", "turned into rules (1):", "enter writes 3 files")
+	f.waitFor("Summary", "accepted (2):", "rejected (marked a known regression; stays red) (1):", "turned into rules (1):", "enter writes 3 files")
 	if now, _ := os.ReadFile(filepath.Join(dir, "search-acme.json")); !bytes.Equal(before, now) {
 		t.Fatal("a fixture was written before the user confirmed")
 	}
@@ -207,9 +209,17 @@ func TestReviewFlow(t *testing.T) {
 	if _, errs := rv.Write(changes); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	after := outcomes(replayDir(t, dir))
+	again := replayDir(t, dir)
+	after := outcomes(again)
 	if after["search-acme"] != "ok" || after["report"] != "ok" || after["search-globex"] != "breaking" {
 		t.Errorf("after review: %v (want acme and report ok, globex breaking)", after)
+	}
+	for _, s := range again.Scenarios {
+		if s.Scenario == "search-globex" {
+			if k := s.KnownPart(fixture.PartResponse); s.KnownDrift != fixture.KnownSame || k == nil || k.Reason != "billing reads shipped (#412)" || k.By != "Ana <ana@example.com>" {
+				t.Errorf("the rejected drift replayed again must be the known regression: %q %+v", s.KnownDrift, k)
+			}
+		}
 	}
 }
 
@@ -224,7 +234,7 @@ func TestReviewQuitConfirmsNothing(t *testing.T) {
 	tm := teatest.NewTestModel(t, p, teatest.WithInitialTermSize(80, 24))
 	f := &flow{t: t, tm: tm, p: p.probe}
 	f.waitFor("Items (4)")
-	f.keys("j", "x")
+	f.keys("j", "x", "enter")
 	f.waitFor("rejected")
 	f.keys("q")
 	f.waitFor("Quit without writing?")

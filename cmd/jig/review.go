@@ -37,8 +37,11 @@ type reviewOptions struct {
 	rules   []string
 	asserts []string
 	reason  string
-	json    bool
-	dryRun  bool
+	// rejectReason is why the rejected drift is a regression (the mark's
+	// reason); --reason when nothing is accepted.
+	rejectReason string
+	json         bool
+	dryRun       bool
 }
 
 const reviewLong = `Review drift like a code review: step through every drifted fixture of one or
@@ -47,10 +50,12 @@ needed), or replay a fixtures directory now and review at once.
 
 A changed tool definition is one item for every scenario it affects; each
 scenario's own drift is another. Per item: accept it (with a reason, recorded
-in the fixture's history with who and when), reject it (the fixture is kept:
-a regression to fix, it stays red), skip it, or turn a hunk into a rule (a
-typed placeholder, a pattern, ignore-order by a key) or an assertion. Nothing
-is written until you confirm; every write is atomic and leaves valid fixtures.
+in the fixture's history with who and when), reject it (the fixture is kept
+and stays red, and records the drift as a known regression — who, when, why —
+which later replays name, and later reviews show as decided until the drift
+changes), skip it, or turn a hunk into a rule (a typed placeholder, a
+pattern, ignore-order by a key) or an assertion. Nothing is written until you
+confirm; every write is atomic and leaves valid fixtures.
 
 A report of jig replay --surface FILE carries its surface check: each change
 to the server's listing is an item too (surface:tool NAME), accepted into FILE
@@ -104,7 +109,8 @@ func newReviewCmd(st *streams, runF runFunc[reviewOptions]) *cobra.Command {
 	o.replay.target.bind(cmd)
 	fl := cmd.Flags()
 	fl.StringArrayVar(&o.accept, "accept", nil, "accept ITEM's drift (a scenario, its file, or tool:NAME); needs --reason (repeatable)")
-	fl.StringArrayVar(&o.reject, "reject", nil, "reject ITEM: the fixture is kept and stays red, a regression to fix (repeatable)")
+	fl.StringArrayVar(&o.reject, "reject", nil, "reject ITEM: the fixture keeps its pinned response, stays red, and records the drift as a known regression (who, when, --reject-reason), which later replays and reviews name (repeatable)")
+	fl.StringVar(&o.rejectReason, "reject-reason", "", "why the rejected drift is a regression (an issue, who fixes it), recorded in the fixture's known_regressions (default: --reason when nothing is accepted)")
 	fl.StringArrayVar(&o.skip, "skip", nil, "skip ITEM: decide later (repeatable)")
 	fl.StringArrayVar(&o.del, "delete", nil, "delete the obsolete fixture ITEM (its tool is no longer listed; repeatable)")
 	fl.StringArrayVar(&o.rules, "rule", nil, "add a rule to ITEM's fixture: 'ITEM=/POINTER:TYPE' (iso8601, uuid, nonempty-string, number, string, any), 'ITEM=/POINTER:pattern:REGEXP' or 'ITEM=/POINTER:unordered[:KEY]' (repeatable)")
@@ -376,7 +382,14 @@ func (o *reviewOptions) apply(rv *fixture.Review, st *streams) error {
 			if err != nil {
 				return usageErr("--%s %v", set.action, err)
 			}
-			if err := rv.Decide(it, set.action, o.reason); err != nil {
+			reason := o.reason
+			if set.action == fixture.ActionReject {
+				reason = o.rejectReason
+				if reason == "" && len(o.accept) == 0 {
+					reason = o.reason
+				}
+			}
+			if err := rv.Decide(it, set.action, reason); err != nil {
 				return usageErr("--%s %v", set.action, err)
 			}
 		}

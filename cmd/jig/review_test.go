@@ -296,3 +296,53 @@ func TestReplayShards(t *testing.T) {
 		}
 	}
 }
+
+// A reject is remembered: against the demo server's release 2, the tool
+// definition and search-globex's response are rejected with a reason; the
+// fixture keeps its pinned response and records the mark, the next jig replay
+// still fails but names the known regression (who, when, why), and the next
+// review shows both as rejected already, the rest pending.
+func TestReviewRejectIsRemembered(t *testing.T) {
+	t.Setenv("CI", "")
+	t.Setenv("JIG_REVIEWER", "Ana <ana@example.com>")
+	dir := pinReviewFixtures(t)
+	report := filepath.Join(t.TempDir(), "drift.json")
+	replayReport(t, dir, report)
+	before, _ := fixture.Load(filepath.Join(dir, "search-globex.json"))
+	code, out, errOut := jig(t, "", "review", report, "--reject", "tool:search_orders", "--reject", "search-globex", "--reason", "v2 breaks the billing client (#412)", "--json")
+	r := decodeReview(t, out)
+	if code != exitServerError || len(r.Written) != 2 || len(r.Decisions.Rejected) != 2 {
+		t.Fatalf("review: exit %d, written %v, rejected %v\n%s", code, r.Written, r.Decisions.Rejected, errOut)
+	}
+	globex, err := fixture.Load(filepath.Join(dir, "search-globex.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(globex.Response.Result) != string(before.Response.Result) || string(globex.Tool) != string(before.Tool) || len(globex.KnownRegressions) != 2 {
+		t.Fatalf("the rejected fixture keeps what it pinned and gains two marks: %+v", globex.KnownRegressions)
+	}
+
+	code, out, errOut = jig(t, "", "replay", dir, "--demo", "--release", "2", "--no-record", "--report", "json="+report)
+	if code != exitServerError {
+		t.Fatalf("a known regression stays red: exit %d\n%s", code, errOut)
+	}
+	for _, want := range []string{
+		"! known regression (response), rejected on ",
+		" by Ana <ana@example.com> (jig review, jig ",
+		"): v2 breaks the billing client (#412) — stays red until it is fixed or accepted",
+		"of them known regressions (rejected in review): " + filepath.Join(dir, "search-globex.json"),
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = jig(t, "", "review", report, "--json")
+	r = decodeReview(t, out)
+	status := map[string]string{}
+	for _, it := range r.Items {
+		status[it.Item] = it.Status
+	}
+	if status["search-globex"] != "known" || status["tool:search_orders"] != "known" || status["search-acme"] != "pending" || status["report"] != "pending" || len(r.Decisions.Known) != 2 {
+		t.Fatalf("the next review: exit %d, %v, known %v\n%s", code, status, r.Decisions.Known, errOut)
+	}
+}

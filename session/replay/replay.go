@@ -527,6 +527,7 @@ func stepsOn(ctx context.Context, s *session.Session, tools map[string]json.RawM
 			break
 		}
 	}
+	rep.MarkKnown(f)
 	o.Report = rep
 	return nowRaw, nil
 }
