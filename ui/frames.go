@@ -72,8 +72,13 @@ func (f *frameFilter) desc() string {
 
 // frameNotes cache what is read from frame bodies on demand for the list.
 type frameNotes struct {
-	toolOf map[int]string // tools/call request index → params.name
-	noteOf map[int]string // notification index → its gist (log line, progress)
+	toolOf map[int]string  // tools/call request index → params.name
+	noteOf map[int]string  // notification index → its gist (log line, progress)
+	argsOf map[int][]argKV // request index → its arguments, in the order sent
+
+	// argsShown is the gist of the arguments of each request on screen,
+	// the ones that tell calls of one tool apart first (argsOnScreen).
+	argsShown map[int]string
 }
 
 func newFramesPane(env *paneEnv) *framesPane {
@@ -82,7 +87,7 @@ func newFramesPane(env *paneEnv) *framesPane {
 	ti.placeholder = "method, tool=NAME, id=…, or text in the summary"
 	p := &framesPane{env: env, st: env.st, keys: newFramesKeys(), ikeys: newInputKeys(), out: env.out, r: env.reader,
 		filter: frameFilter{input: ti}, follow: true, body: frameBody{shownFor: -1, bytes: textView{red: env.redact}, side: textView{red: env.redact}},
-		tl: timeline{marks: map[int]string{}}, notes: frameNotes{toolOf: map[int]string{}, noteOf: map[int]string{}}}
+		tl: timeline{marks: map[int]string{}}, notes: frameNotes{toolOf: map[int]string{}, noteOf: map[int]string{}, argsOf: map[int][]argKV{}}}
 	p.grow(p.r.Len())
 	return p
 }
@@ -186,7 +191,18 @@ func (p *framesPane) match(i int) bool {
 	}
 	return strings.Contains(strings.ToLower(f.Method), q) ||
 		strings.Contains(strings.ToLower(f.Err), q) || strings.Contains(strings.ToLower(f.Note), q) ||
-		(f.Kind == frames.KindStderr && strings.Contains(strings.ToLower(string(f.Raw)), q))
+		(f.Kind == frames.KindStderr && strings.Contains(strings.ToLower(string(p.stderrLine(i))), q))
+}
+
+// stderrLine is the text of stderr frame i: a recording opened from a file
+// loads bodies lazily, so its frames have no Raw until read (the list drew
+// "← stderr |" with the text missing).
+func (p *framesPane) stderrLine(i int) []byte {
+	if raw := p.r.Frame(i).Raw; raw != nil {
+		return raw
+	}
+	body, _ := p.r.Body(i)
+	return body
 }
 
 // refilter recomputes the shown frames, keeping the selected frame if it
@@ -481,6 +497,7 @@ func (p *framesPane) view() string {
 		partner = p.r.Partner(sel)
 	}
 	seqW := len(fmt.Sprint(p.n))
+	p.argsOnScreen()
 	for r := 0; r < p.list.height; r++ {
 		b.WriteByte('\n')
 		if p.tl.on {
@@ -570,7 +587,7 @@ func (p *framesPane) what(i int) string {
 	f := p.r.Frame(i)
 	switch f.Kind {
 	case frames.KindStderr:
-		return "| " + sanitize(redactedHead(p.env.redact, f.Raw, 4*p.width))
+		return "| " + sanitize(redactedHead(p.env.redact, p.stderrLine(i), 4*p.width))
 	case frames.KindInvalid, frames.KindBatch:
 		return f.Err
 	case frames.KindTransport:
@@ -588,6 +605,9 @@ func (p *framesPane) what(i int) string {
 	}
 	if f.ID != "" {
 		what += " id=" + f.ID
+	}
+	if a := p.notes.argsShown[i]; a != "" {
+		what += " " + a
 	}
 	if f.Code != 0 {
 		what += fmt.Sprintf(" code=%d", f.Code)

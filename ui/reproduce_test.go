@@ -89,7 +89,7 @@ func TestRecordingSteppedByCall(t *testing.T) {
 
 	keys(p, "T")
 	view := screen(p.view())
-	for _, want := range []string{"timeline · 6 requests, 3 tools/call", "server/discover", "tools/list", "tools/call search_orders", "tools/call get_report", "⚠ PARTIAL", "▶ #"} {
+	for _, want := range []string{"timeline · 6 requests, 3 tools/call", "server/discover", "tools/list", `search_orders customer="Acme Corp"`, "get_report", "⚠ PARTIAL", "▶ #"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("the timeline lacks %q:\n%s", want, view)
 		}

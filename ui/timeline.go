@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -191,7 +192,12 @@ func (p *framesPane) timelineRow(pos, seqW int) string {
 	}
 	what := f.Method
 	if t := p.tool(i); t != "" {
-		what += " " + t
+		// The head counts the tools/call; a row names its tool, and the
+		// room goes to the arguments that tell it from the others.
+		what = t
+	}
+	if a := p.notes.argsShown[i]; a != "" {
+		what += " " + a
 	}
 	if f.Dir == frames.ServerToClient {
 		what = "← " + what + " (asked by the server)"
@@ -412,4 +418,197 @@ func sideBySide(left string, lw int, right string, rw, h int, sep string) string
 		out[i] = l[i] + sep + r[i]
 	}
 	return strings.Join(out, "\n")
+}
+
+// Arguments in the lists: a request that carries them (tools/call,
+// prompts/get, a resource's URI) shows them compactly after its method,
+// so that two search_orders rows can be told apart without opening them.
+// Only the rows on screen are read. Among the calls of one tool on
+// screen, the arguments whose values differ come first, so that a cut
+// row still shows what tells it from its neighbours.
+
+// An argKV is one argument as sent: its name ("" for a URI shown bare)
+// and its value, compact.
+type argKV struct{ name, value string }
+
+// argsOf reads the arguments of request i once.
+func (p *framesPane) argsOf(i int) []argKV {
+	if kv, ok := p.notes.argsOf[i]; ok {
+		return kv
+	}
+	var kv []argKV
+	f := p.r.Frame(i)
+	if f.Kind == frames.KindRequest && f.Dir == frames.ClientToServer {
+		if body, err := p.r.Body(i); err == nil {
+			kv = requestArgs(f.Method, body)
+		}
+	}
+	p.notes.argsOf[i] = kv
+	return kv
+}
+
+// requestArgs are the arguments of a request of method, from its body.
+func requestArgs(method string, body []byte) []argKV {
+	var env struct {
+		Params struct {
+			Name      string          `json:"name"`
+			URI       string          `json:"uri"`
+			Arguments json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		return nil
+	}
+	switch method {
+	case "tools/call":
+		return objectArgs(env.Params.Arguments)
+	case "prompts/get":
+		return append([]argKV{{value: compactValue(env.Params.Name)}}, objectArgs(env.Params.Arguments)...)
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		if env.Params.URI != "" {
+			return []argKV{{value: compactValue(env.Params.URI)}}
+		}
+	}
+	return nil
+}
+
+// objectArgs are an arguments object's members in the order sent; what is
+// not an object is shown whole.
+func objectArgs(raw json.RawMessage) []argKV {
+	if isNull(raw) {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return []argKV{{value: compactJSON(raw)}}
+	}
+	var kv []argKV
+	for dec.More() {
+		t, err := dec.Token()
+		name, ok := t.(string)
+		var v json.RawMessage
+		if err != nil || !ok || dec.Decode(&v) != nil {
+			return kv
+		}
+		kv = append(kv, argKV{name, compactJSON(v)})
+	}
+	return kv
+}
+
+// compactJSON is a value as it reads best in a row: a plain string bare,
+// any other string quoted, anything else compact JSON, the middle of a
+// long one left out.
+func compactJSON(v json.RawMessage) string {
+	var s string
+	if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
+		return compactValue(s)
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return frames.ShortenMiddle(string(v), argValueWidth)
+	}
+	return frames.ShortenMiddle(b.String(), argValueWidth)
+}
+
+// argValueWidth is the most a value takes of a row.
+const argValueWidth = 32
+
+// compactValue is a string bare when it is plain (letters, digits and
+// URI punctuation, not empty), else quoted as JSON.
+func compactValue(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r == '-' || r == '_' || r == '.' || r == ':' || r == '/' || r == '@' || r == '+' || r == '#' || r == '?' || r == '=' || r == '&' || r == '%' || r == '~' ||
+			('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z')) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return frames.ShortenMiddle(s, argValueWidth)
+	}
+	q, _ := json.Marshal(frames.ShortenMiddle(s, argValueWidth))
+	return string(q)
+}
+
+// argsOnScreen sets the arguments' gist of every request on screen.
+func (p *framesPane) argsOnScreen() {
+	var idx []int
+	if p.tl.on {
+		for r := 0; r < p.list.height && p.tl.list.top+r < len(p.tl.reqs); r++ {
+			idx = append(idx, p.tl.reqs[p.tl.list.top+r])
+		}
+	} else {
+		for r := 0; r < p.list.height && p.list.top+r < p.count(); r++ {
+			if i := p.at(p.list.top + r); p.r.Frame(i).Kind == frames.KindRequest {
+				idx = append(idx, i)
+			}
+		}
+	}
+	p.notes.argsShown = argsGists(idx, p.argsOf, func(i int) string { return p.r.Frame(i).Method + " " + p.tool(i) })
+	for i, g := range p.notes.argsShown {
+		p.notes.argsShown[i] = sanitize([]byte(p.env.redact.String(g)))
+	}
+}
+
+// argsGists writes the arguments of each request in idx as name=value,
+// the names whose values differ among the requests of the same group
+// (one tool's calls) first, the others after, each set in the order sent.
+func argsGists(idx []int, args func(int) []argKV, group func(int) string) map[int]string {
+	values := map[string]map[string]map[string]bool{} // group → name → values seen
+	for _, i := range idx {
+		g := group(i)
+		if values[g] == nil {
+			values[g] = map[string]map[string]bool{}
+		}
+		for _, a := range args(i) {
+			if values[g][a.name] == nil {
+				values[g][a.name] = map[string]bool{}
+			}
+			values[g][a.name][a.value] = true
+		}
+	}
+	count := map[string]int{}
+	for _, i := range idx {
+		count[group(i)]++
+	}
+	out := map[int]string{}
+	for _, i := range idx {
+		g := group(i)
+		var differ, same []string
+		for _, a := range args(i) {
+			w := a.value
+			if a.name != "" {
+				w = a.name + "=" + a.value
+			}
+			// A name missing from some calls, or with other values, tells
+			// them apart.
+			if count[g] > 1 && (len(values[g][a.name]) > 1 || !inAll(idx, g, a.name, args, group)) {
+				differ = append(differ, w)
+			} else {
+				same = append(same, w)
+			}
+		}
+		if s := strings.Join(append(differ, same...), " "); s != "" {
+			out[i] = s
+		}
+	}
+	return out
+}
+
+// inAll reports whether every request of group g in idx has argument name.
+func inAll(idx []int, g, name string, args func(int) []argKV, group func(int) string) bool {
+	for _, j := range idx {
+		if group(j) != g {
+			continue
+		}
+		found := false
+		for _, a := range args(j) {
+			found = found || a.name == name
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,115 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpjig/jig/frames"
+)
+
+// The timeline names each call's arguments, the ones that tell calls of
+// one tool apart first: two search_orders rows read alike before.
+func TestTimelineShowsDistinguishingArguments(t *testing.T) {
+	x := recordDemo(t, 1, storyCalls...)
+	p := newFramesPane(testEnv(x))
+	p.setSize(100, 30)
+	p.setFocus(true)
+	keys(p, "T")
+	got := screen(p.view())
+	for _, want := range []string{
+		`search_orders customer="Acme Corp" since=2026-01-01 `,
+		`search_orders limit=500 customer="Acme Corp" since=2026-01-01 `,
+		"get_report ",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the timeline has no row with %q:\n%s", want, got)
+		}
+	}
+	// The frames list shows them too, after the id.
+	keys(p, "T")
+	if got := screen(p.view()); !strings.Contains(got, `tools/call search_orders id=6 limit=500 customer="Acme Corp"`) {
+		t.Errorf("the frames list has no arguments for the second search_orders:\n%s", got)
+	}
+}
+
+// argsGists puts first the arguments whose values differ among the calls
+// of one tool (or that some of them lack); one call alone keeps the order
+// sent; calls of other tools do not count; a URI shows bare.
+func TestArgsGists(t *testing.T) {
+	args := map[int][]argKV{
+		1: {{"customer", "acme"}, {"since", "2026"}},
+		2: {{"customer", "acme"}, {"since", "2025"}},
+		3: {{"customer", "acme"}, {"since", "2026"}, {"limit", "5"}},
+		4: {{"customer", "zed"}},
+		5: {{"", "demo://readme"}},
+	}
+	group := map[int]string{1: "search", 2: "search", 3: "search", 4: "other", 5: "read"}
+	got := argsGists([]int{1, 2, 3, 4, 5}, func(i int) []argKV { return args[i] }, func(i int) string { return group[i] })
+	want := map[int]string{
+		1: "since=2026 customer=acme",
+		2: "since=2025 customer=acme",
+		3: "since=2026 limit=5 customer=acme",
+		4: "customer=zed",
+		5: "demo://readme",
+	}
+	for i, w := range want {
+		if got[i] != w {
+			t.Errorf("row %d: %q, want %q", i, got[i], w)
+		}
+	}
+}
+
+// requestArgs reads a call's arguments in the order sent, strings bare
+// when plain and quoted when not, objects compact, a long value's middle
+// left out.
+func TestRequestArgs(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"z":"a b","a":1,"o":{"k": [1, 2]},"s":"","n":null,"long":"` + strings.Repeat("x", 50) + `"}}}`
+	got := requestArgs("tools/call", []byte(body))
+	want := []argKV{{"z", `"a b"`}, {"a", "1"}, {"o", `{"k":[1,2]}`}, {"s", `""`}, {"n", "null"}, {"long", strings.Repeat("x", 15) + "…" + strings.Repeat("x", 16)}}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("arg %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	if got := requestArgs("resources/read", []byte(`{"params":{"uri":"file:///a b"}}`)); len(got) != 1 || got[0].value != `"file:///a b"` {
+		t.Errorf("resources/read: %v", got)
+	}
+	if got := requestArgs("tools/call", []byte(`{"params":{"name":"t","arguments":[1]}}`)); len(got) != 1 || got[0].value != "[1]" {
+		t.Errorf("arguments that are not an object: %v", got)
+	}
+}
+
+// A recording opened from a file reads bodies lazily: its stderr lines
+// showed "← stderr |" with the text missing, and a filter missed them.
+func TestRecordedStderrShowsItsText(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	tw, err := frames.CreateTranscript(path, frames.Header{Jig: "test", Started: time.Now(), Mode: "proxy"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := frames.NewLog(nil)
+	log.AddSink(tw)
+	log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindStderr, Raw: []byte("Starting default (STDIO) server...")})
+	log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)})
+	tw.Close()
+	x, err := frames.OpenIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	p := newFramesPane(testEnv(x))
+	p.setSize(100, 20)
+	p.setFocus(true)
+	if got := screen(p.view()); !strings.Contains(got, "← stderr  | Starting default (STDIO) server...") {
+		t.Errorf("the stderr row has no text:\n%s", got)
+	}
+	keys(p, "/", "stdio", "enter")
+	if got := screen(p.view()); !strings.Contains(got, `1 of 2 frames · filter "stdio"`) {
+		t.Errorf("a filter on the stderr text finds nothing:\n%s", got)
+	}
+}
