@@ -550,3 +550,46 @@ func readBack(t *testing.T, path string) (*Transcript, *Indexed) {
 	t.Cleanup(func() { ix.Close() })
 	return tr, ix
 }
+
+// A request still open when the server's process exited is not pending: no
+// answer can come. After a reconnection on the same Log the ids start again,
+// and the new session's id 1 pairs with its own request, not the dead one.
+// An HTTP request that failed is "not delivered". The same in a live Log, a
+// transcript read back, and an indexed lazy reader.
+func TestRequestsTheServerNeverGotOrNeverAnswered(t *testing.T) {
+	var buf bytes.Buffer
+	tw := NewTranscriptWriter(&buf, nil)
+	tw.WriteHeader(Header{Jig: "test"})
+	l := NewLog(fixedClock())
+	l.AddSink(tw)
+	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)})
+	l.Append(Frame{Dir: ServerToClient, Kind: KindTransport, Note: "server exited: signal: killed"})
+	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"again"}}`)})
+	l.Append(Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)})
+	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}`), HTTP: &HTTP{Method: "POST", URL: "http://127.0.0.1:1/mcp"}})
+	l.Append(Frame{Dir: ServerToClient, Kind: KindTransport, Answers: "2", HTTP: &HTTP{Method: "POST", URL: "http://127.0.0.1:1/mcp"},
+		Note: "HTTP request failed: connect: connection refused"})
+
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(path, buf.Bytes(), 0o600)
+	tr, err := ReadTranscript(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := OpenIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for name, r := range map[string]Reader{"log": l, "transcript": tr, "indexed": ix} {
+		if got := Unanswered(r, 0); got != "no answer: the server exited (#2)" {
+			t.Errorf("%s: the request open when the server exited is %q", name, got)
+		}
+		if p := r.Partner(3); p != 2 {
+			t.Errorf("%s: the new session's response pairs with frame %d, want 2 (its own request)", name, p)
+		}
+		if got := Unanswered(r, 4); got != "not delivered: #6" {
+			t.Errorf("%s: the request whose HTTP request failed is %q", name, got)
+		}
+	}
+}

@@ -269,6 +269,10 @@ func (x *Indexed) Partner(i int) int { return x.pairs.Partner(i) }
 // request at i, or -1.
 func (x *Indexed) Cancelled(i int) int { return x.pairs.Cancelled(i) }
 
+// Ended returns the index of the frame that said the server exited while
+// the request at i was open, or -1.
+func (x *Indexed) Ended(i int) int { return x.pairs.Ended(i) }
+
 // Body re-reads frame i's record from the file and returns its exact bytes.
 // It is safe for concurrent use.
 func (x *Indexed) Body(i int) ([]byte, error) {

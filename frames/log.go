@@ -264,6 +264,14 @@ func (l *Log) Cancelled(i int) int {
 	return l.pairs.Cancelled(i)
 }
 
+// Ended returns the index of the frame that said the server exited while
+// the request at i was open, or -1.
+func (l *Log) Ended(i int) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.pairs.Ended(i)
+}
+
 // Frames returns a snapshot of all frames.
 func (l *Log) Frames() []*Frame {
 	l.mu.Lock()

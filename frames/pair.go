@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // A Pairer matches responses to requests. Ids are only unique per direction:
@@ -17,6 +18,9 @@ type Pairer struct {
 	// cancelled maps a request index to the notifications/cancelled that
 	// named it: such a request will never be answered, and is not "pending".
 	cancelled map[int]int
+	// ended maps a request index to the transport frame that said the
+	// server exited while it was open: it will never be answered either.
+	ended map[int]int
 	// A bounded Pairer keeps no partner per frame and remembers only the
 	// last len(ring) answered ids (oldest at ring[next]).
 	bounded bool
@@ -36,7 +40,7 @@ type pairKey struct {
 
 // NewPairer returns an empty Pairer.
 func NewPairer() *Pairer {
-	return &Pairer{open: map[pairKey]int{}, answered: map[pairKey]int{}, method: map[int]string{}, cancelled: map[int]int{}}
+	return &Pairer{open: map[pairKey]int{}, answered: map[pairKey]int{}, method: map[int]string{}, cancelled: map[int]int{}, ended: map[int]int{}}
 }
 
 // newBoundedPairer returns a Pairer for a Log that keeps no frames: it
@@ -81,6 +85,14 @@ func (p *Pairer) Add(i int, f *Frame) {
 	case f.Kind == KindRequest:
 		p.open[pairKey{f.Dir, f.ID}] = i
 		p.method[i] = f.Method
+	case f.Kind == KindTransport && f.Dir == ServerToClient && strings.HasPrefix(f.Note, ServerExitedNote):
+		// Whatever was open is over: nobody is left to answer it (and a
+		// reconnected session's ids start again, answering none of it).
+		for k, req := range p.open {
+			p.ended[req] = i
+			delete(p.open, k)
+			delete(p.method, req)
+		}
 	case f.IsResponse() && (f.ID != "" || f.Answers != ""):
 		id := f.ID
 		if id == "" {
@@ -137,6 +149,19 @@ func (p *Pairer) Cancelled(i int) int {
 	}
 	return -1
 }
+
+// Ended returns the index of the transport frame that said the server
+// exited while the request at i was open, or -1.
+func (p *Pairer) Ended(i int) int {
+	if j, ok := p.ended[i]; ok {
+		return j
+	}
+	return -1
+}
+
+// ServerExitedNote begins the Note of the transport frame that says a stdio
+// server's process exited ("server exited: exit status 1").
+const ServerExitedNote = "server exited"
 
 // Partner returns the index paired with i, or -1.
 func (p *Pairer) Partner(i int) int {

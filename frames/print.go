@@ -44,13 +44,19 @@ func Summary(r Reader, i int, start time.Time) string {
 // Unanswered says why the request at i has no response: "cancelled by #7"
 // when a notifications/cancelled named it (none will come; #7 is that
 // frame), "not delivered: #8" when the HTTP request that carried it failed
-// (#8 says how), else "pending".
+// (#8 says how), "no answer: the server exited (#9)" when the server's
+// process ended first, else "pending".
 func Unanswered(r Reader, i int) string {
 	if j := CancelledBy(r, i); j >= 0 {
 		return fmt.Sprintf("cancelled by #%d", r.Frame(j).Seq)
 	}
 	if j := undelivered(r, i); j >= 0 {
 		return fmt.Sprintf("not delivered: #%d", r.Frame(j).Seq)
+	}
+	if e, ok := r.(interface{ Ended(int) int }); ok {
+		if j := e.Ended(i); j >= 0 {
+			return fmt.Sprintf("no answer: the server exited (#%d)", r.Frame(j).Seq)
+		}
 	}
 	return "pending"
 }

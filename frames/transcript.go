@@ -290,6 +290,10 @@ func (t *Transcript) Partner(i int) int          { return t.pairs.Partner(i) }
 // request at i, or -1.
 func (t *Transcript) Cancelled(i int) int { return t.pairs.Cancelled(i) }
 
+// Ended returns the index of the frame that said the server exited while
+// the request at i was open, or -1.
+func (t *Transcript) Ended(i int) int { return t.pairs.Ended(i) }
+
 // Meta returns the data of the last meta record with key, or nil.
 func (t *Transcript) Meta(key string) json.RawMessage {
 	for i := len(t.Metas) - 1; i >= 0; i-- {

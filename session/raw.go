@@ -167,7 +167,7 @@ func (s *Session) awaitRaw(ctx context.Context, res *RawResult, sent frames.Fram
 				// request (a parse error, id null).
 				res.Answer, res.To = f, seen+1
 				return
-			case f.Dir == frames.ServerToClient && f.Kind == frames.KindTransport && strings.HasPrefix(f.Note, "server exited"):
+			case f.Dir == frames.ServerToClient && f.Kind == frames.KindTransport && strings.HasPrefix(f.Note, frames.ServerExitedNote):
 				res.Ended, res.To = "the server exited: "+strings.TrimPrefix(strings.TrimPrefix(f.Note, "server exited"), ": "), seen+1
 				if res.Ended == "the server exited: " {
 					res.Ended = "the server exited (exit status 0)"

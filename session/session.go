@@ -232,7 +232,7 @@ func probeEndedServer(log *frames.Log, mark int) bool {
 			probed = true
 		case f.Dir == frames.ServerToClient && f.Kind.IsMessage():
 			return false // it answered: a refusal says what it is
-		case f.Dir == frames.ServerToClient && f.Kind == frames.KindTransport && strings.HasPrefix(f.Note, "server exited"):
+		case f.Dir == frames.ServerToClient && f.Kind == frames.KindTransport && strings.HasPrefix(f.Note, frames.ServerExitedNote):
 			exited = true
 		}
 	}
