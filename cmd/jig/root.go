@@ -47,7 +47,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer out.Flush()
 	defer errw.Flush()
 	st := &streams{in: stdin, out: out, err: errw, rawOut: stdout, rawErr: stderr, redact: red}
-	root := newRoot(st)
+	root := newRootFor(st, args)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -90,18 +90,24 @@ With no command, jig opens the TUI on its embedded demo server; with a
 server (jig -- node server.js, jig http://127.0.0.1:3001/mcp), on that one,
 as jig connect does.`
 
-func newRoot(st *streams) *cobra.Command {
-	root := &cobra.Command{
-		Use:           "jig",
-		Short:         "A terminal inspector for MCP servers: exact calls, raw frames, golden fixtures",
-		Long:          rootLong,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Version:       session.Version,
-		Args:          noArgsOrCommand,
+// newRoot is jig's whole command tree.
+func newRoot(st *streams) *cobra.Command { return newRootFor(st, nil) }
+
+// newRootFor is the tree args run: when they start with a command's name,
+// the root holds that command alone and none of its own flags, so a run
+// builds the flags of one command instead of every command's (~2,000
+// allocations); anything else (bare jig, help, a typo to suggest for) gets
+// the whole tree. TestLazyTreeIsTheTree holds the two to the same help and
+// errors.
+func newRootFor(st *streams, args []string) *cobra.Command {
+	root := newRootCmd()
+	if len(args) > 0 {
+		if cmd := newCommand(st, args[0]); cmd != nil {
+			root.AddCommand(cmd)
+			explainArgs(root)
+			return root
+		}
 	}
-	root.SetFlagErrorFunc(flagError)
-	root.CompletionOptions.HiddenDefaultCmd = true
 	// Bare jig is `jig demo`: it takes the same flags, with their defaults
 	// (a timeout, the grace, the capabilities), so `go run ./cmd/jig` and
 	// `jig --release 2` work; --url or --config connect elsewhere instead.
@@ -113,35 +119,90 @@ func newRoot(st *streams) *cobra.Command {
 		o.target.demo = o.target.url == "" && o.target.config == "" && len(args) == 0
 		return runTUI(cmd.Context(), o, st)
 	}
-	root.AddCommand(
-		newToolsCmd(st, runTools),
-		newCallCmd(st, runCall),
-		newResourcesCmd(st, runList),
-		newReadCmd(st, runRead),
-		newPromptsCmd(st, runList),
-		newPromptCmd(st, runPrompt),
-		newSendCmd(st, runSend),
-		newCompleteCmd(st, runComplete),
-		newPingCmd(st, runPing),
-		newReplayCmd(st, runReplay),
-		newReviewCmd(st, runReview),
-		newProxyCmd(st, runProxy),
-		newOpenCmd(st, runOpen),
-		newCompareCmd(st, runCompare),
-		newAttributeCmd(st, runAttribute),
-		newSessionsCmd(st, runSessions, runPrune),
-		newServeDemoCmd(st, runServeDemo),
-		newMockCmd(st, runMock),
-		newTrafficCmd(st, runTraffic),
-		newCheckCmd(st, runCheck),
-		newStatsCmd(st, runStats),
-		newDriftCmd(st, runDrift),
-		newDemoCmd(st, runTUI),
-		newConnectCmd(st, runTUI),
-		newAuthCmd(st, runAuthLogin, runAuthStatus, runAuthLogout),
-		newSurfaceCmd(st, runSurfaceSave, runSurfaceDiff),
-		newLintCmd(st, runLint),
-	)
+	for _, name := range commandNames {
+		root.AddCommand(newCommand(st, name))
+	}
 	explainArgs(root)
 	return root
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "jig",
+		Short:         "A terminal inspector for MCP servers: exact calls, raw frames, golden fixtures",
+		Long:          rootLong,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       session.Version,
+		Args:          noArgsOrCommand,
+	}
+	root.SetFlagErrorFunc(flagError)
+	root.CompletionOptions.HiddenDefaultCmd = true
+	return root
+}
+
+// commandNames are jig's commands in the order help lists them.
+var commandNames = []string{"tools", "call", "resources", "read", "prompts", "prompt", "send", "complete", "ping",
+	"replay", "review", "proxy", "open", "compare", "attribute", "sessions", "serve-demo", "mock", "traffic",
+	"check", "stats", "drift", "demo", "connect", "auth", "surface", "lint"}
+
+// newCommand builds the command of that name, or nil.
+func newCommand(st *streams, name string) *cobra.Command {
+	switch name {
+	case "tools":
+		return newToolsCmd(st, runTools)
+	case "call":
+		return newCallCmd(st, runCall)
+	case "resources":
+		return newResourcesCmd(st, runList)
+	case "read":
+		return newReadCmd(st, runRead)
+	case "prompts":
+		return newPromptsCmd(st, runList)
+	case "prompt":
+		return newPromptCmd(st, runPrompt)
+	case "send":
+		return newSendCmd(st, runSend)
+	case "complete":
+		return newCompleteCmd(st, runComplete)
+	case "ping":
+		return newPingCmd(st, runPing)
+	case "replay":
+		return newReplayCmd(st, runReplay)
+	case "review":
+		return newReviewCmd(st, runReview)
+	case "proxy":
+		return newProxyCmd(st, runProxy)
+	case "open":
+		return newOpenCmd(st, runOpen)
+	case "compare":
+		return newCompareCmd(st, runCompare)
+	case "attribute":
+		return newAttributeCmd(st, runAttribute)
+	case "sessions":
+		return newSessionsCmd(st, runSessions, runPrune)
+	case "serve-demo":
+		return newServeDemoCmd(st, runServeDemo)
+	case "mock":
+		return newMockCmd(st, runMock)
+	case "traffic":
+		return newTrafficCmd(st, runTraffic)
+	case "check":
+		return newCheckCmd(st, runCheck)
+	case "stats":
+		return newStatsCmd(st, runStats)
+	case "drift":
+		return newDriftCmd(st, runDrift)
+	case "demo":
+		return newDemoCmd(st, runTUI)
+	case "connect":
+		return newConnectCmd(st, runTUI)
+	case "auth":
+		return newAuthCmd(st, runAuthLogin, runAuthStatus, runAuthLogout)
+	case "surface":
+		return newSurfaceCmd(st, runSurfaceSave, runSurfaceDiff)
+	case "lint":
+		return newLintCmd(st, runLint)
+	}
+	return nil
 }
