@@ -88,7 +88,7 @@ func PinScenario(ctx context.Context, s *session.Session, exs []*session.Exchang
 		Format:          fixture.Format,
 		Scenario:        opts.Scenario,
 		Note:            opts.Note,
-		Pinned:          fixture.Pinned{At: now().UTC().Truncate(time.Second), By: "jig " + session.Version},
+		Pinned:          fixture.Pinned{At: now().UTC().Truncate(time.Second), By: "jig " + session.Version, Keeps: []string{fixture.KeepsFlow, fixture.KeepsRounds}},
 		Target:          fixtureTarget(opts.Target.Redacted()),
 		Session:         &fixture.Session{Capabilities: append([]string{}, info.ClientCapabilities...), Roots: info.Roots},
 		Server:          fixture.Server{Name: info.ServerName, Version: info.ServerVersion, Capabilities: clone(info.ServerCapabilities), Instructions: info.Instructions},
@@ -103,6 +103,7 @@ func PinScenario(ctx context.Context, s *session.Session, exs []*session.Exchang
 			return nil, err
 		}
 		step.Flow = flowOf(s.Log, ex, opts.Vars)
+		step.Rounds = roundsOf(s.Log, ex, opts.Vars)
 		if name := step.ToolName(); name != "" {
 			if len(exs) == 1 && opts.Tool != nil {
 				step.Tool = clone(opts.Tool)
@@ -279,6 +280,20 @@ func flowOf(log *frames.Log, ex *session.Exchange, vars map[string]string) []fix
 	return flow
 }
 
+// roundsOf are the earlier rounds of a 2026-07-28 call the server answered
+// with input_required results, each as it crossed, with its flow.
+func roundsOf(log *frames.Log, ex *session.Exchange, vars map[string]string) []fixture.Round {
+	var rounds []fixture.Round
+	for _, r := range ex.Rounds {
+		step, err := stepOf(r, vars)
+		if err != nil || len(step.Response.Result) == 0 {
+			continue
+		}
+		rounds = append(rounds, fixture.Round{Request: step.Request, Response: step.Response, Flow: flowOf(log, r, vars)})
+	}
+	return rounds
+}
+
 // linkCaptures captures, in earlier steps, the volatile values later
 // requests send again, and makes the later steps use them (see
 // fixture.LinkCaptures).
@@ -430,8 +445,12 @@ func describeStep(w io.Writer, indent string, step fixture.Step) {
 			fmt.Fprintf(w, "%s  %s\n", indent, line)
 		}
 	}
+	if len(step.Rounds) > 0 {
+		fmt.Fprintf(w, "%srounds: %d input_required round(s) before the answer (%s; jig mock serves each, replay checks the server asks the same)\n",
+			indent, len(step.Rounds), describeRounds(step.Rounds))
+	}
 	if len(step.Flow) > 0 {
-		fmt.Fprintf(w, "%sflow: %s (jig mock sends it again; replay compares the response only)\n", indent, describeFlow(step.Flow))
+		fmt.Fprintf(w, "%sflow: %s (jig mock sends it again; replay checks its requests for input)\n", indent, describeFlow(step.Flow))
 	}
 	for _, c := range step.Captures {
 		fmt.Fprintf(w, "%scaptures %s from %s\n", indent, c.Name, c.Path)
@@ -439,6 +458,26 @@ func describeStep(w io.Writer, indent string, step fixture.Step) {
 	for _, u := range step.Uses {
 		fmt.Fprintf(w, "%suses %s at %s\n", indent, u.Capture, u.Path)
 	}
+}
+
+// describeRounds names what each round asked for: "round 1: step1".
+func describeRounds(rounds []fixture.Round) string {
+	parts := make([]string, len(rounds))
+	for k, r := range rounds {
+		var res struct {
+			InputRequests map[string]struct {
+				Method string `json:"method"`
+			} `json:"inputRequests"`
+		}
+		_ = json.Unmarshal(r.Response.Result, &res)
+		var asked []string
+		for _, in := range res.InputRequests {
+			asked = append(asked, in.Method)
+		}
+		sort.Strings(asked)
+		parts[k] = fmt.Sprintf("round %d: %s", k+1, strings.Join(asked, ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // describeFlow counts a call's flow by method, in the order first sent:

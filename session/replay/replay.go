@@ -470,7 +470,8 @@ func stepsOn(ctx context.Context, s *session.Session, tools map[string]json.RawM
 			return nil, fileError(o.Case, err)
 		}
 		cctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-		ex, err := send(cctx, s, o.Case, step.Request.Method, params)
+		progress := progressToken(step.Request.Params)
+		ex, err := send(cctx, s, o.Case, step.Request.Method, params, progress)
 		cancel()
 		var rpc *session.RPCError
 		if err != nil && !errors.As(err, &rpc) {
@@ -485,6 +486,7 @@ func stepsOn(ctx context.Context, s *session.Session, tools map[string]json.RawM
 		act := fixture.Actual{
 			Result: red.JSON(unscratch(ex.Result, vars)),
 			Error:  red.JSON(unscratch(ex.Error, vars)),
+			Input:  inputOf(s, ex, vars, red, progress, !opts.Reuse),
 		}
 		if name := step.ToolName(); name != "" && tools != nil {
 			act.Tool = json.RawMessage("null")
@@ -569,8 +571,35 @@ func renamedTo(step fixture.Step, tools map[string]json.RawMessage, o *Outcome) 
 	return fixture.RenameCandidate(step.Tool, listed)
 }
 
-// send re-issues one request with the given params.
-func send(ctx context.Context, s *session.Session, c Case, method string, params json.RawMessage) (*session.Exchange, error) {
+// inputOf is what the call of ex was seen to ask of its client: its
+// earlier input_required rounds and its flow, redacted like its response.
+// own says the session had no other call open meanwhile, so the server's
+// requests in between were this call's.
+func inputOf(s *session.Session, ex *session.Exchange, vars map[string]string, red *fixture.Redactor, progress, own bool) *fixture.Input {
+	in := &fixture.Input{Requests: own, Progress: progress}
+	redFlow := func(flow []fixture.FlowMessage) []fixture.FlowMessage {
+		for j := range flow {
+			flow[j].Message, flow[j].Answer = red.JSON(flow[j].Message), red.JSON(flow[j].Answer)
+		}
+		return flow
+	}
+	in.Flow = redFlow(flowOf(s.Log, ex, vars))
+	for _, r := range roundsOf(s.Log, ex, vars) {
+		r.Request.Params, r.Response.Result, r.Flow = red.JSON(r.Request.Params), red.JSON(r.Response.Result), redFlow(r.Flow)
+		in.Rounds = append(in.Rounds, r)
+	}
+	return in
+}
+
+// progressToken reports whether pinned request params asked for progress.
+func progressToken(params json.RawMessage) bool {
+	_, _, ok := frames.MemberSpan(params, "_meta", "progressToken")
+	return ok
+}
+
+// send re-issues one request with the given params; progress asks for the
+// call's progress, as the pinned request did.
+func send(ctx context.Context, s *session.Session, c Case, method string, params json.RawMessage, progress bool) (*session.Exchange, error) {
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -579,6 +608,9 @@ func send(ctx context.Context, s *session.Session, c Case, method string, params
 	_ = json.Unmarshal(params, &p)
 	switch method {
 	case "tools/call":
+		if progress {
+			return s.CallToolWith(ctx, p.Name, p.Arguments, session.CallOptions{OnProgress: func(session.Progress) {}})
+		}
 		return s.CallTool(ctx, p.Name, p.Arguments)
 	case "resources/read":
 		return s.ReadResource(ctx, p.URI)
