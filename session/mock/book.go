@@ -32,7 +32,7 @@ type Book struct {
 	byKey    map[string][]*Exchange // method + "\x00" + fixture.RequestKey(params)
 	byName   map[string][]*Exchange // method + "\x00" + tool or prompt name, resource URI
 	byMethod map[string][]*Exchange
-	byState  map[string][]*Exchange // a 2026-07-28 retry's requestState
+	byState  map[string][]*Exchange // method, name and a 2026-07-28 retry's requestState (stateKey)
 	// tools are the tool definitions the fixtures pinned, for a tools/list
 	// nothing recorded answers, in the order first seen.
 	tools      []json.RawMessage
@@ -74,8 +74,11 @@ type Exchange struct {
 	Params    json.RawMessage
 	Arguments json.RawMessage
 	key       string
-	// state is the requestState a 2026-07-28 retry carried, "" otherwise.
+	// state is the requestState a 2026-07-28 retry carried, "" otherwise;
+	// retry says it is a later round of a call recorded from its first
+	// round, answered only to a retry with that state.
 	state string
+	retry bool
 	// fx and step locate a fixture's call, whose rules matching reuses; a
 	// recorded exchange gets a fixture of its own request when it needs one.
 	fx   *fixture.Fixture
@@ -210,13 +213,23 @@ func (b *Book) add(ex *Exchange) error {
 	}
 	ex.index = len(b.all)
 	b.all = append(b.all, ex)
+	if ex.state != "" {
+		k := stateKey(ex.Method, ex.Name, ex.state)
+		b.byState[k] = append(b.byState[k], ex)
+	}
+	if ex.retry {
+		return nil // a retry is no answer to a first request
+	}
 	b.byKey[ex.Method+"\x00"+ex.key] = append(b.byKey[ex.Method+"\x00"+ex.key], ex)
 	b.byName[ex.Method+"\x00"+ex.Name] = append(b.byName[ex.Method+"\x00"+ex.Name], ex)
 	b.byMethod[ex.Method] = append(b.byMethod[ex.Method], ex)
-	if ex.state != "" {
-		b.byState[ex.state] = append(b.byState[ex.state], ex)
-	}
 	return nil
+}
+
+// stateKey indexes a retry: the call it retries and the requestState it
+// carries (two tools may hand out the same state).
+func stateKey(method, name, state string) string {
+	return method + "\x00" + name + "\x00" + state
 }
 
 // addVersion notes a recorded protocol version.

@@ -92,13 +92,7 @@ func prepare(path string, f *fixture.Fixture) *prepared {
 		if len(f.Steps) > 0 {
 			src = fmt.Sprintf("%s %s", path, f.Label(i))
 		}
-		ex, err := fixtureExchange(src, f, i, step)
-		if err == nil {
-			ex.key, err = fixture.RequestKey(ex.Params)
-			if err != nil {
-				err = fmt.Errorf("the request's params are not JSON: %v", err)
-			}
-		}
+		exs, err := fixtureExchanges(src, f, i, step)
 		if err != nil {
 			p.warnings = append(p.warnings, fmt.Sprintf("%s: not served: %v", src, err))
 			continue
@@ -107,10 +101,42 @@ func prepare(path string, f *fixture.Fixture) *prepared {
 		if step.Request.Method == "tools/call" && len(step.Tool) > 0 {
 			def, _ = frames.Compact(step.Tool)
 		}
-		p.exs = append(p.exs, ex)
-		p.tools = append(p.tools, def)
+		for _, ex := range exs {
+			p.exs = append(p.exs, ex)
+			p.tools = append(p.tools, def)
+		}
 	}
 	return p
+}
+
+// fixtureExchanges are the exchanges of step i: its input_required rounds,
+// in order, then its answer. A round after the first answers only the
+// retry that carries its requestState, so the client is asked round by
+// round, as the pinned client was.
+func fixtureExchanges(src string, f *fixture.Fixture, i int, step fixture.Step) ([]*Exchange, error) {
+	calls := make([]fixture.Step, 0, len(step.Rounds)+1)
+	for _, r := range step.Rounds {
+		calls = append(calls, fixture.Step{Request: r.Request, Response: r.Response, Flow: r.Flow})
+	}
+	calls = append(calls, step)
+	var exs []*Exchange
+	for k, c := range calls {
+		at := src
+		if len(calls) > 1 {
+			at = fmt.Sprintf("%s round %d", src, k+1)
+		}
+		ex, err := fixtureExchange(at, f, i, c)
+		if err != nil {
+			return nil, err
+		}
+		if ex.key, err = fixture.RequestKey(ex.Params); err != nil {
+			return nil, fmt.Errorf("the request's params are not JSON: %v", err)
+		}
+		ex.state = requestState(ex.Params)
+		ex.retry = k > 0 && ex.state != ""
+		exs = append(exs, ex)
+	}
+	return exs, nil
 }
 
 // addFixture indexes a prepared fixture's calls: a scenario's steps in

@@ -24,8 +24,9 @@ func (s *Server) match(c *Conn, in *incoming) (*Exchange, *Miss) {
 		return nil, &Miss{Method: in.method, Name: name, Params: in.params, Reason: "its params are not JSON: " + err.Error()}
 	}
 	if st := requestState(in.params); st != "" {
-		if exs := b.byState[st]; len(exs) > 0 {
-			return s.next(c, in.method+"\x00state\x00"+st, exs), nil
+		k := stateKey(in.method, name, st)
+		if exs := b.byState[k]; len(exs) > 0 {
+			return s.next(c, "state\x00"+k, exs), nil
 		}
 	}
 	mode := s.opts.Match

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -885,5 +886,63 @@ func TestServesOtherTranscriptFormats(t *testing.T) {
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "lookup", Arguments: map[string]any{"q": "a"}})
 	if err != nil || text(t, res) != "found a" {
 		t.Errorf("lookup: %v %+v", err, res)
+	}
+}
+
+// roundsFixture is a call pinned on a tool that asked for input in one
+// input_required round before it answered, and another tool whose round
+// hands out the same requestState.
+func roundsFixture(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	base, err := fixture.Load(filepath.Join(demoFixtures, "echo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"greet", "shout"} {
+		f := *base
+		f.Scenario = tool
+		var def map[string]any
+		_ = json.Unmarshal(base.Tool, &def)
+		def["name"] = tool
+		f.Tool, _ = json.Marshal(def)
+		f.Rounds = []fixture.Round{{
+			Request: fixture.Request{Method: "tools/call", Params: json.RawMessage(`{"name":"` + tool + `","arguments":{}}`)},
+			Response: fixture.Response{Result: json.RawMessage(`{"content":[],"resultType":"input_required","requestState":"r1",` +
+				`"inputRequests":{"who":{"method":"elicitation/create","params":{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}}}`)},
+		}}
+		f.Request.Params = json.RawMessage(`{"name":"` + tool + `","arguments":{},"inputResponses":{"who":{"action":"accept","content":{"name":"Ada"}}},"requestState":"r1"}`)
+		f.Response.Result = json.RawMessage(`{"content":[{"type":"text","text":"` + tool + ` Ada"}],"resultType":"complete"}`)
+		if err := f.Save(filepath.Join(dir, tool+".json")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// A fixture's input_required rounds are served round by round to the
+// go-sdk client in the 2026-07-28 era: it is asked for the input, retries
+// with the round's requestState, and gets the pinned answer — each time it
+// calls, and for its own tool though another's round had the same state.
+func TestFixtureRounds(t *testing.T) {
+	b := load(t, roundsFixture(t))
+	for _, tr := range transports[:2] {
+		t.Run(tr.name, func(t *testing.T) {
+			var asked atomic.Int32
+			opts := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked.Add(1)
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+			}}
+			cs := tr.connect(t, newServer(t, b, Options{NoDelay: true}), "", opts)
+			for i, tool := range []string{"greet", "greet", "shout"} {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+				if err != nil || text(t, res) != tool+" Ada" {
+					t.Fatalf("call %d of %s: %v %+v", i+1, tool, err, res)
+				}
+				if got := asked.Load(); got != int32(i+1) {
+					t.Errorf("after call %d the client was asked %d times, want once a call", i+1, got)
+				}
+			}
+		})
 	}
 }

@@ -59,10 +59,13 @@ type recordingReader struct {
 	started   []time.Time
 	handshake time.Time
 	byFrame   map[int]*Exchange
+	// states are the requestStates the recorded server handed out in
+	// input_required results: a request that carries one is a retry.
+	states map[string]bool
 }
 
 func (rr *recordingReader) request(i int, f *frames.Frame) {
-	ex, err := rr.b.recordedRequest(rr.path, i, f, rr.t)
+	ex, err := rr.b.recordedRequest(rr.path, i, f, rr.t, rr.states)
 	if err != nil {
 		rr.b.warn("%v", err)
 		return
@@ -86,6 +89,12 @@ func (rr *recordingReader) response(i int, f *frames.Frame) {
 		rr.b.warn("%s#%d: %v; not served", rr.path, i+1, err)
 	} else {
 		ex.Reply = r
+		if st := requestState(resultOf(f.Raw)); r.inputRequest && st != "" {
+			if rr.states == nil {
+				rr.states = map[string]bool{}
+			}
+			rr.states[st] = true
+		}
 		rr.b.recordedFace(ex, f)
 		if ex.Method == "initialize" || ex.Method == "server/discover" {
 			rr.handshake = f.Time
@@ -113,7 +122,7 @@ func (rr *recordingReader) message(f *frames.Frame) {
 
 // recordedRequest turns the client's request at frame i into an exchange,
 // or nil for the requests the mock answers itself.
-func (b *Book) recordedRequest(path string, i int, f *frames.Frame, t *frames.Transcript) (*Exchange, error) {
+func (b *Book) recordedRequest(path string, i int, f *frames.Frame, t *frames.Transcript, states map[string]bool) (*Exchange, error) {
 	var msg struct {
 		Method string          `json:"method"`
 		Params json.RawMessage `json:"params"`
@@ -131,10 +140,19 @@ func (b *Book) recordedRequest(path string, i int, f *frames.Frame, t *frames.Tr
 	}
 	_ = json.Unmarshal(msg.Params, &st)
 	ex.state = st.RequestState
+	ex.retry = states[ex.state]
 	if err := b.add(ex); err != nil {
 		return nil, err
 	}
 	return ex, nil
+}
+
+// resultOf is a response's result member, nil when it has none.
+func resultOf(raw []byte) json.RawMessage {
+	if s, e, ok := frames.MemberSpan(raw, "result"); ok {
+		return raw[s:e]
+	}
+	return nil
 }
 
 // recordedFace takes the server's self-description from a recorded
