@@ -224,6 +224,24 @@ func TestMockServerEverything(t *testing.T) {
 	if code, stdout, stderr := jig(t, "", args...); code != 0 || !strings.Contains(stdout, "4 scenarios: 4 ok") {
 		t.Fatalf("jig replay against jig mock of server-everything's fixtures: exit %d\n%s%s", code, stdout, stderr)
 	}
+	// Replay holds each call to what it asked of its client (the
+	// elicitation, the progress): green against the server itself, and red
+	// for a fixture that says the call asked for nothing.
+	if code, stdout, stderr := jig(t, "", "replay", dir); code != 0 || !strings.Contains(stdout, "4 scenarios: 4 ok") {
+		t.Fatalf("jig replay against server-everything: exit %d\n%s%s", code, stdout, stderr)
+	}
+	quiet, err := fixture.Load(filepath.Join(dir, "elicit.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet.Flow = nil
+	quietFile := filepath.Join(t.TempDir(), "quiet.json")
+	if err := quiet.Save(quietFile); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := jig(t, "", "replay", quietFile); code != 1 || !strings.Contains(stdout, "now asks its client for input it did not ask for when pinned: elicitation/create") {
+		t.Errorf("a fixture without the call's elicitation, replayed: exit %d, want the elicitation named as drift\n%s%s", code, stdout, stderr)
+	}
 
 	// The pinned calls kept their flow, and the mock sends it again: the
 	// progress to a client that asks for it, the elicitation to be answered.
@@ -281,6 +299,51 @@ func TestMockMultiRoundTrip(t *testing.T) {
 	code, mocked, stderr := jig(t, "", append(append(call, "--no-record", "--"), jigCommand("mock", "--no-record", rec)...)...)
 	if code != 0 || mocked != real {
 		t.Errorf("against jig mock of the recording: exit %d\n--- mock:\n%s\n--- server:\n%s\n%s", code, mocked, real, stderr)
+	}
+}
+
+// A call pinned on a multi-round-trip tool keeps its input_required
+// rounds: the mock of the fixture asks the client round by round (it
+// answered the first request with the final result, so the client was
+// never asked), replay against the mock and the server is green, and a
+// fixture that lost a round is drift the replay names.
+func TestMockPinnedMultiRoundTrip(t *testing.T) {
+	server := peers.Path(t, peers.GoSDKConformance)
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.json")
+	os.WriteFile(answers, []byte(`[{"action":"accept","content":{"name":"Ada"}},{"action":"accept","content":{"color":"blue"}}]`), 0o644)
+	fx := filepath.Join(dir, "fixtures", "mrtr.json")
+	os.Mkdir(filepath.Dir(fx), 0o755)
+	call := []string{"call", "test_input_required_result_multi_round", "--elicit", "@" + answers, "--json", "--no-record"}
+	code, real, stderr := jig(t, "", append(call, "--pin", fx, "--", server)...)
+	if code != 0 || !strings.Contains(stderr, "rounds: 2 input_required round(s)") {
+		t.Fatalf("pinning against the server: exit %d, want the two rounds described\n%s%s", code, real, stderr)
+	}
+	rec := filepath.Join(dir, "mock.jsonl")
+	code, mocked, stderr := jig(t, "", append(append(call[:len(call)-1], "--record", rec, "--"), jigCommand("mock", "--no-record", fx)...)...)
+	if code != 0 || mocked != real {
+		t.Errorf("against jig mock of the fixture: exit %d\n--- mock:\n%s\n--- server:\n%s\n%s", code, mocked, real, stderr)
+	}
+	if data, _ := os.ReadFile(rec); strings.Count(string(data), `\"resultType\":\"input_required\"`) != 2 {
+		t.Errorf("the client was not asked round by round by the mock:\n%s", data)
+	}
+	for _, args := range [][]string{{"replay", fx}, append([]string{"replay", fx, "--"}, jigCommand("mock", "--no-record", fx)...)} {
+		if code, stdout, stderr := jig(t, "", args...); code != 0 || !strings.Contains(stdout, "1 ok") {
+			t.Errorf("jig %s: exit %d\n%s%s", strings.Join(args[:2], " "), code, stdout, stderr)
+		}
+	}
+	f, err := fixture.Load(fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Rounds = f.Rounds[:1]
+	cut := filepath.Join(dir, "cut.json")
+	if err := f.Save(cut); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := jig(t, "", "replay", cut)
+	if code != 1 || !strings.Contains(stdout, "round 2 step2: elicitation/create {color*}") {
+		t.Errorf("a fixture that lost a round, replayed against the server: exit %d, want drift naming round 2\n%s%s", code, stdout, stderr)
 	}
 }
 
