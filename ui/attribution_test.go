@@ -86,3 +86,14 @@ func seedTranscript(t *testing.T, reproduce *session.Options) Config {
 	}
 	return Config{Reader: f.Reader, Title: "seed.json", Record: f.Record(), Reproduce: reproduce}
 }
+
+// A transcript's response, which has no timing, says which request it
+// answers; it is not "answered by" its own request.
+func TestFlowTranscriptResponseSaysWhatItAnswers(t *testing.T) {
+	fl := start(t, seedTranscript(t, nil), 120, 35)
+	fl.waitFor("a record, not a reproduction", "4 frames")
+	fl.keys("g", "down")
+	fl.waitFor("#2 ← result tools/call", "answers #1")
+	fl.keys("up")
+	fl.waitFor("#1 → request tools/call", "answered by #2")
+}

@@ -160,8 +160,12 @@ func (p *framesPane) bodyHeader(i int) string {
 	h += " · " + frames.HumanSize(f.Size())
 	if d, ok := frames.Latency(p.r, i); ok {
 		h += fmt.Sprintf(" · %s after #%d", roundLatency(d), p.r.Frame(p.r.Partner(i)).Seq)
-	} else if j := p.r.Partner(i); j >= 0 {
+	} else if j := p.r.Partner(i); j >= 0 && f.Kind == frames.KindRequest {
 		h += fmt.Sprintf(" · answered by #%d", p.r.Frame(j).Seq)
+	} else if j >= 0 {
+		// A response without a latency (a transcript's, untimed): it
+		// answers its partner, it is not answered by it.
+		h += fmt.Sprintf(" · answers #%d", p.r.Frame(j).Seq)
 	} else if f.Kind == frames.KindRequest {
 		h += " · " + frames.Unanswered(p.r, i)
 	}
