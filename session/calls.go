@@ -158,14 +158,18 @@ func (s *Session) CallToolWith(ctx context.Context, name string, args json.RawMe
 		_, err := s.cs.CallTool(ctx, params)
 		return rpcError(err)
 	})
+	var cancelled *CancelledError
 	if token != "" {
 		end := s.Log.Len()
 		if ex != nil && ex.Response != nil {
 			end = int(ex.Response.Seq) - 1
 		}
-		s.progress.finish(token, s.progressOnWire(token, mark, end))
+		if errors.As(err, &cancelled) {
+			s.progress.finishCancelled(token, s.progressOnWire(token, mark, end))
+		} else {
+			s.progress.finish(token, s.progressOnWire(token, mark, end))
+		}
 	}
-	var cancelled *CancelledError
 	if errors.As(err, &cancelled) && ex != nil {
 		s.awaitCancelled(ex.Request, time.Second)
 	}

@@ -78,6 +78,9 @@ type Progress struct {
 	Progress float64
 	Total    float64 // 0 when the server does not know
 	Message  string
+	// AfterCancel: the server sent it after jig cancelled the call (it
+	// kept working on a request it was told to abandon).
+	AfterCancel bool
 }
 
 // String renders the progress as "3/4 message" (or "3 message" without a total).
@@ -109,13 +112,21 @@ type progressRoutes struct {
 	mu     sync.Mutex
 	next   int
 	routes map[string]*progressRoute
+	// lateOrder is the tokens of cancelled calls still routed, oldest first.
+	lateOrder []string
 }
 
 type progressRoute struct {
 	f         func(Progress)
 	delivered int  // notifications handed to f so far
+	seen      int  // notifications the SDK handed to deliver
 	closed    bool // finish has taken over
+	late      bool // the call was cancelled: what comes now comes after it
 }
+
+// maxLateRoutes bounds the cancelled calls whose late progress is still
+// routed: the oldest stops being followed.
+const maxLateRoutes = 64
 
 func (r *progressRoutes) add(f func(Progress)) string {
 	r.mu.Lock()
@@ -147,6 +158,31 @@ func (r *progressRoutes) finish(token string, onWire []Progress) {
 	}
 }
 
+// finishCancelled is finish for a cancelled call: it delivers what the
+// wire carried that the handler has not seen, and keeps the route, so the
+// progress a server sends after the cancel (it kept working) still reaches
+// the call, marked AfterCancel.
+func (r *progressRoutes) finishCancelled(token string, onWire []Progress) {
+	r.mu.Lock()
+	rt := r.routes[token]
+	if rt == nil {
+		r.mu.Unlock()
+		return
+	}
+	rt.late = true
+	r.lateOrder = append(r.lateOrder, token)
+	if len(r.lateOrder) > maxLateRoutes {
+		delete(r.routes, r.lateOrder[0])
+		r.lateOrder = r.lateOrder[1:]
+	}
+	start := rt.delivered
+	rt.delivered = max(rt.delivered, len(onWire))
+	r.mu.Unlock()
+	for i := start; i < len(onWire); i++ {
+		rt.f(onWire[i])
+	}
+}
+
 func (r *progressRoutes) deliver(p *mcp.ProgressNotificationParams) {
 	token := fmt.Sprint(p.ProgressToken)
 	r.mu.Lock()
@@ -155,9 +191,15 @@ func (r *progressRoutes) deliver(p *mcp.ProgressNotificationParams) {
 		r.mu.Unlock()
 		return
 	}
+	rt.seen++
+	if rt.seen <= rt.delivered {
+		r.mu.Unlock() // finishCancelled handed this one over from the Log
+		return
+	}
 	rt.delivered++
+	late := rt.late
 	r.mu.Unlock()
-	rt.f(Progress{Token: token, Progress: p.Progress, Total: p.Total, Message: p.Message})
+	rt.f(Progress{Token: token, Progress: p.Progress, Total: p.Total, Message: p.Message, AfterCancel: late})
 }
 
 // progressOnWire reads the notifications/progress for token that crossed

@@ -337,7 +337,7 @@ func (c *call) writeCancelled(b *docBuilder) {
 	if c.ex != nil && c.ex.Request != nil {
 		id = " for request id=" + c.ex.Request.ID
 	}
-	b.line(rolePlain, "jig sent notifications/cancelled"+id+": no response will come. Progress the server sends after it still shows in the frames pane.")
+	b.line(rolePlain, "jig sent notifications/cancelled"+id+": no response will come. Progress the server sends after it still shows, here and in the frames pane.")
 	c.writeProgress(b)
 	c.writeFrames(b)
 }
@@ -391,6 +391,20 @@ func (c *call) writeProgress(b *docBuilder) {
 	}
 	last := c.progress[len(c.progress)-1]
 	b.linef(roleLabel, "progress %s%s · %d notification%s", last.String(), progressBar(last), len(c.progress), plural(len(c.progress)))
+	if late := lateProgress(c.progress); late > 0 {
+		b.linef(roleWarn, "%d of them after the cancel: the server kept working on a request it was told to abandon", late)
+	}
+}
+
+// lateProgress counts the progress a server sent after the call's cancel.
+func lateProgress(ps []session.Progress) int {
+	n := 0
+	for _, p := range ps {
+		if p.AfterCancel {
+			n++
+		}
+	}
+	return n
 }
 
 // progressBar draws progress/total as ten cells, when the total is known.

@@ -9,7 +9,8 @@ import (
 // progress shows as it arrives, not when the call finishes, even after an
 // earlier call's frames were selected (which stopped the following for
 // good); after ctrl+x it shows the cancellation and the progress that
-// comes after it, not the previous call's response.
+// comes after it, not the previous call's response; so does the result
+// pane, which says the progress came after the cancel.
 func TestFlowFramesFollowTheOpenCall(t *testing.T) {
 	cfg := everything(t)
 	f := start(t, cfg, 160, 40)
@@ -29,6 +30,9 @@ func TestFlowFramesFollowTheOpenCall(t *testing.T) {
 	f.keys("ctrl+x")
 	f.waitFor("⊘ CANCELLED", "cancelled requestId=")
 	f.waitFor("progress 5/6 token=")
+	// The result pane follows it too: server-everything ignores the
+	// cancel and works to the end, and that is evidence worth showing.
+	f.waitFor("progress 6/6 [██████████] 100%", "after the cancel: the server kept working")
 }
 
 // The last notifications/progress of a call can reach jig after its
