@@ -62,7 +62,7 @@ type ReviewModel struct {
 // reviewKeys are the review TUI's keys, declared once with their help.
 type reviewKeys struct {
 	Accept, Reject, Skip, Delete, Rule, Undo, NextHunk, PrevHunk, Confirm, Help, Quit, ForceQuit, Next,
-	Up, Down, Choose, Cancel key.Binding
+	Up, Down, Choose, Cancel, Retarget key.Binding
 }
 
 func newReviewKeys() reviewKeys {
@@ -84,6 +84,7 @@ func newReviewKeys() reviewKeys {
 		Down:      bind([]string{"down", "j"}, "↓/j", "down"),
 		Choose:    bind([]string{"enter"}, "enter", "choose"),
 		Cancel:    bind([]string{"esc"}, "esc", "back"),
+		Retarget:  bind([]string{"ctrl+r"}, "ctrl+r", "retarget"),
 	}
 }
 
@@ -266,7 +267,8 @@ func (m *ReviewModel) openAccept() tea.Cmd {
 	}
 	// The last reason is offered, not typed in: enter takes it, typing
 	// replaces it (typing after a prefilled one appended to it).
-	d := &reasonDialog{m: m, field: newTextEdit(m.st, true), heading: "Accept " + it.Key, what: what, offered: m.lastWhy, action: fixture.ActionAccept}
+	d := &reasonDialog{m: m, field: newTextEdit(m.st, true), heading: "Accept " + it.Key, what: what, offered: m.lastWhy, action: fixture.ActionAccept,
+		other: m.rv.OtherTarget(it), retarget: it.Retarget}
 	d.field.focus()
 	m.dialog = d
 	return nil
@@ -904,6 +906,10 @@ type reasonDialog struct {
 	// action is what enter decides: accept (a reason required) or reject
 	// (a reason optional).
 	action string
+	// other is the target an accepted drift was replayed against when it
+	// is not the fixtures' own; retarget says the accept points them at it.
+	other    *fixture.ReplayTarget
+	retarget bool
 }
 
 // reason is what was typed, or the offered reason when nothing was.
@@ -932,12 +938,19 @@ func (d *reasonDialog) actions() []action {
 		}
 	}
 	ok := d.reason() != ""
+	label := "point them at the replayed target"
+	if d.retarget {
+		label = "keep their own target"
+	}
 	return []action{
 		on(k.Choose, func() tea.Cmd {
 			d.m.dialog = nil
 			d.m.lastWhy = d.reason()
+			d.m.rv.SetRetarget(d.m.items.selected(), d.other != nil && d.retarget)
 			return d.m.decide(fixture.ActionAccept, d.m.lastWhy)
 		}).labelled("accept with this reason").only(ok, "type a reason first: reviewers read it in the fixture's history"),
+		on(k.Retarget, does(func() { d.retarget = !d.retarget })).labelled(label).
+			only(d.other != nil, "the drift was replayed against the fixtures' own target"),
 		on(k.Cancel, does(func() { d.m.dialog = nil })).labelled("cancel"),
 	}
 }
@@ -949,6 +962,13 @@ func (d *reasonDialog) view(w, h int) string {
 		wrap(d.what+"; the reason is recorded in its history with who and when.", w),
 		"",
 		st.label.Render("reason: ") + d.field.view(),
+	}
+	if t := d.other; t != nil {
+		choice := "they keep their own target (" + t.Own + "), where this drift will show again; ctrl+r points them at " + t.Name
+		if d.retarget {
+			choice = "they are retargeted to " + t.Name + " (recorded in the history as retargeted_from); ctrl+r keeps " + t.Own
+		}
+		lines = append(lines, "", st.warnText.Render("replayed against "+t.Name+", not the fixtures' own target:"), wrap(choice, w))
 	}
 	if d.action == fixture.ActionReject {
 		lines[0] = wrap(d.what+"; who, when and the reason (optional: an issue, who fixes it) are recorded with the mark.", w)

@@ -177,6 +177,11 @@ func TestReviewFlow(t *testing.T) {
 	f.waitFor("search-acme: the response drifted")
 	f.keys("a")
 	f.waitFor("Accept search-acme", "enter reuses the last reason: v2 renames customer_name to customer") // offered again
+	// The drift was replayed against release 2, not the fixtures' own
+	// target: the dialog says so, and ctrl+r points search-acme at it.
+	f.waitFor("replayed against demo server (release 2), not the fixtures' own target:", "they keep their own target (demo server)")
+	f.keys("ctrl+r")
+	f.waitFor("they are retargeted to demo server (release 2)")
 	// Typing replaces the offered reason (it was appended to it).
 	f.keys("v2 desc", "enter")
 	f.waitFor("search-acme: accepted")
@@ -193,7 +198,8 @@ func TestReviewFlow(t *testing.T) {
 	// The summary says what will be written; nothing is until enter.
 	before, _ := os.ReadFile(filepath.Join(dir, "search-acme.json"))
 	f.keys("c")
-	f.waitFor("Summary", "accepted (2):", "rejected (marked a known regression; stays red) (1):", "turned into rules (1):", "enter writes 3 files")
+	f.waitFor("Summary", "accepted (2):", "rejected (marked a known regression; stays red) (1):", "turned into rules (1):", "enter writes 3 files",
+		"retargeted to demo server (release 2), where its drift was replayed", "target unchanged: the accepted drift is demo server (release 2)'s")
 	if now, _ := os.ReadFile(filepath.Join(dir, "search-acme.json")); !bytes.Equal(before, now) {
 		t.Fatal("a fixture was written before the user confirmed")
 	}
@@ -208,6 +214,16 @@ func TestReviewFlow(t *testing.T) {
 	}
 	if _, errs := rv.Write(changes); len(errs) > 0 {
 		t.Fatal(errs)
+	}
+	acme, err := fixture.Load(filepath.Join(dir, "search-acme.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := acme.History[len(acme.History)-1]; acme.Target.Release != 2 || h.RetargetedFrom != "demo server" {
+		t.Errorf("search-acme must be retargeted to release 2: target %+v, history %+v", acme.Target, acme.History)
+	}
+	if globex, _ := fixture.Load(filepath.Join(dir, "search-globex.json")); globex == nil || globex.Target.Release == 2 {
+		t.Error("search-globex's tool definition was accepted without ctrl+r: it keeps its own target")
 	}
 	again := replayDir(t, dir)
 	after := outcomes(again)

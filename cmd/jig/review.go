@@ -40,8 +40,11 @@ type reviewOptions struct {
 	// rejectReason is why the rejected drift is a regression (the mark's
 	// reason); --reason when nothing is accepted.
 	rejectReason string
-	json         bool
-	dryRun       bool
+	// retarget points the fixtures of accepted drift replayed against
+	// another target at that target.
+	retarget bool
+	json     bool
+	dryRun   bool
 }
 
 const reviewLong = `Review drift like a code review: step through every drifted fixture of one or
@@ -62,6 +65,11 @@ to the server's listing is an item too (surface:tool NAME), accepted into FILE
 with a reason in the same write as the fixtures. --fail-on-unused also fails
 on every fixture the reviewed run did not exercise, each named with the next
 step.
+
+Drift replayed against another target than its fixtures' own (a target on jig
+replay's command line) is accepted into fixtures that keep their own target,
+and the summary says so; --retarget (ctrl+r in the accept dialog) points them
+at the replayed target instead.
 
 In a terminal, with no decision flags, jig review opens the review TUI. The
 flags make the same decisions in a script: the item is a scenario, its file,
@@ -116,6 +124,7 @@ func newReviewCmd(st *streams, runF runFunc[reviewOptions]) *cobra.Command {
 	fl.StringArrayVar(&o.rules, "rule", nil, "add a rule to ITEM's fixture: 'ITEM=/POINTER:TYPE' (iso8601, uuid, nonempty-string, number, string, any), 'ITEM=/POINTER:pattern:REGEXP' or 'ITEM=/POINTER:unordered[:KEY]' (repeatable)")
 	fl.StringArrayVar(&o.asserts, "assert", nil, "add an assertion to ITEM's fixture: 'ITEM=/POINTER:OP[:JSON]' (exists, type, one-of, equals, matches, min-length, …; repeatable)")
 	fl.StringVar(&o.reason, "reason", "", "why the accepted drift is intended, recorded in each fixture's history (and the reason of each --rule)")
+	fl.BoolVar(&o.retarget, "retarget", false, "when accepted drift was replayed against another target than its fixtures' own (a target on jig replay's command line): point them at that target, as jig replay --update --retarget does (without it they keep their own, and the summary says so)")
 	fl.BoolVar(&o.json, "json", false, "print the items and the decisions as JSON")
 	fl.BoolVar(&o.replay.failOnUnused, "fail-on-unused", false, "also fail (exit 1) on every fixture nothing exercised in the run reviewed: its tool no longer listed (and not deleted here), not run, cut short, or on disk but in none of the reports (each named with the next step)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "say what the decisions would write, and write nothing")
@@ -389,8 +398,15 @@ func (o *reviewOptions) apply(rv *fixture.Review, st *streams) error {
 					reason = o.reason
 				}
 			}
+			if set.action == fixture.ActionAccept && o.retarget {
+				rv.SetRetarget(it, true)
+			}
 			if err := rv.Decide(it, set.action, reason); err != nil {
 				return usageErr("--%s %v", set.action, err)
+			}
+			if t := rv.OtherTarget(it); t != nil && set.action == fixture.ActionAccept && !o.retarget {
+				fmt.Fprintf(st.err, "jig: %s: the accepted drift was replayed against %s, not its fixtures' own target %s: they keep their own target, where it drifts; pass --retarget to point them at %s\n",
+					it.Key, st.redact.String(t.Name), st.redact.String(t.Own), st.redact.String(t.Name))
 			}
 		}
 	}

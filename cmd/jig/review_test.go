@@ -346,3 +346,58 @@ func TestReviewRejectIsRemembered(t *testing.T) {
 		t.Fatalf("the next review: exit %d, %v, known %v\n%s", code, status, r.Decisions.Known, errOut)
 	}
 }
+
+// Accepting drift replayed against another target than the fixtures' own
+// (the report of jig replay --demo --release 2 on fixtures pinned against
+// release 1) never silently keeps the old target: without --retarget the
+// fixture keeps its own, and stderr, the summary and --json say so; with it,
+// the fixture is pointed at release 2 (its history says from where) and
+// replays green on its own target.
+func TestReviewRetarget(t *testing.T) {
+	t.Setenv("CI", "")
+	for _, retarget := range []bool{false, true} {
+		dir := pinReviewFixtures(t)
+		report := filepath.Join(t.TempDir(), "drift.json")
+		replayReport(t, dir, report)
+		doc, err := fixture.ReadReport(report)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ra := doc.Scenarios[0].ReplayedAgainst; ra == nil || ra.Name != "demo server (release 2)" || ra.Own != "demo server" || ra.Target.Release != 2 {
+			t.Fatalf("the report must say the target replayed against: %+v", ra)
+		}
+		args := []string{"review", report, "--accept", "tool:search_orders", "--accept", "search-acme", "--reason", "v2 renames customer_name", "--json"}
+		if retarget {
+			args = append(args, "--retarget")
+		}
+		_, out, errOut := jig(t, "", args...)
+		r := decodeReview(t, out)
+		if len(r.Decisions.Accepted) != 2 || r.Decisions.Accepted[1].ReplayedAgainst != "demo server (release 2)" || r.Decisions.Accepted[1].Retargeted != retarget {
+			t.Fatalf("retarget=%v: decisions %+v\n%s", retarget, r.Decisions.Accepted, errOut)
+		}
+		acme, err := fixture.Load(filepath.Join(dir, "search-acme.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		own := filepath.Join(t.TempDir(), "own.json")
+		code, _, replayErr := jig(t, "", "replay", filepath.Join(dir, "search-acme.json"), "--no-record", "--report", "json="+own)
+		if d, err := fixture.ReadReport(own); err != nil || d.Scenarios[0].ReplayedAgainst != nil {
+			t.Errorf("a replay on the fixture's own target names no other target: %v", err)
+		}
+		if !retarget {
+			if !strings.Contains(errOut, "search-acme: the accepted drift was replayed against demo server (release 2), not its fixtures' own target demo server: they keep their own target, where it drifts; pass --retarget") {
+				t.Errorf("without --retarget the kept target is said:\n%s", errOut)
+			}
+			if acme.Target.Release == 2 || code == 0 {
+				t.Errorf("without --retarget: target %+v, replay on its own target exit %d (want its own target, red there)", acme.Target, code)
+			}
+			continue
+		}
+		if h := acme.History[len(acme.History)-1]; acme.Target.Release != 2 || h.RetargetedFrom != "demo server" || acme.Server.Version == "" {
+			t.Errorf("with --retarget: target %+v, server %+v, history %+v", acme.Target, acme.Server, acme.History)
+		}
+		if code != 0 {
+			t.Errorf("a retargeted fixture replays green on its own target: exit %d\n%s", code, replayErr)
+		}
+	}
+}

@@ -530,6 +530,10 @@ func stepsOn(ctx context.Context, s *session.Session, tools map[string]json.RawM
 		}
 	}
 	rep.MarkKnown(f)
+	if own := sessionTarget(f.Target); o.Target.Transport != "" && !sameTarget(own, o.Target) {
+		rep.ReplayedAgainst = &fixture.ReplayTarget{Target: fixtureTarget(o.Target.Redacted()), Name: o.Target.Redacted().String(), Own: own.Redacted().String(),
+			ServerName: o.Info.ServerName, ServerVersion: o.Info.ServerVersion, ProtocolVersion: o.Info.ProtocolVersion}
+	}
 	o.Report = rep
 	return nowRaw, nil
 }
