@@ -1,15 +1,19 @@
 package mock
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -146,6 +150,13 @@ func BenchmarkHTTPToolsCallRaw(b *testing.B) {
 	}
 	ts := httptest.NewServer(s.HTTPHandler())
 	defer ts.Close()
+	rawClients(b, ts.URL)
+}
+
+// rawClients runs b.N tools/call from 8 plain keep-alive HTTP clients at
+// url, each call for another of 1,000 fixtures with its answer checked,
+// and reports calls/s and the CPU time per call of this process.
+func rawClients(b *testing.B, url string) {
 	const clients = 8
 	tr := &http.Transport{MaxIdleConnsPerHost: clients}
 	defer tr.CloseIdleConnections()
@@ -163,7 +174,7 @@ func BenchmarkHTTPToolsCallRaw(b *testing.B) {
 			for range per {
 				i := int(next.Add(1)-1) % 1000
 				body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"tool_%02d","arguments":{"text":"call %d"}}}`, i, i%50, i)
-				req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
+				req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				req.Header.Set("Accept", "application/json, text/event-stream")
 				resp, err := hc.Do(req)
@@ -210,4 +221,111 @@ func BenchmarkHTTPToolsCallGoServer(b *testing.B) {
 		tc, ok := res.Content[0].(*mcp.TextContent)
 		return ok && tc.Text == fmt.Sprintf("answer to call %d", i)
 	})
+}
+
+// serveHTTP serves the fixtures in dir over Streamable HTTP on a loopback
+// port, prints its URL, and serves its own costs at /cost until killed.
+func serveHTTP(dir string) error {
+	b, err := Load(dir)
+	if err != nil {
+		return err
+	}
+	s, err := New(b, Options{})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", s.HTTPHandler())
+	mux.HandleFunc("/cost", func(w http.ResponseWriter, _ *http.Request) {
+		json.NewEncoder(w).Encode(ownCost())
+	})
+	fmt.Printf("http://%s\n", ln.Addr())
+	return http.Serve(ln, mux)
+}
+
+// cost is what a process has spent so far.
+type cost struct {
+	CPU    time.Duration // user + system
+	Allocs uint64        // heap objects allocated
+	Bytes  uint64        // heap bytes allocated
+}
+
+func ownCost() cost {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return cost{CPU: cpuTime(), Allocs: ms.Mallocs, Bytes: ms.TotalAlloc}
+}
+
+// mockProcess starts the test binary as a mock server of dir (serveHTTP)
+// and returns its URL and a function that reads its costs.
+func mockProcess(b *testing.B, dir string) (url string, costNow func() cost) {
+	b.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), serveHTTPEnv+"="+dir)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		b.Fatalf("the mock process printed no URL: %v", err)
+	}
+	url = strings.TrimSpace(line)
+	return url, func() cost {
+		resp, err := http.Get(url + "/cost")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var c cost
+		if err := json.NewDecoder(resp.Body).Decode(&c); err != nil {
+			b.Fatal(err)
+		}
+		return c
+	}
+}
+
+// BenchmarkHTTPToolsCallMockCost is BenchmarkHTTPToolsCall's load — 8
+// go-sdk clients, 1,000 fixtures, tools/call over Streamable HTTP on
+// loopback — with the mock in a process of its own, so one run tells what
+// the mock costs per call (CPU, allocations, bytes) from what the clients
+// cost (this process's CPU). "raw" is the same with plain keep-alive HTTP
+// clients.
+func BenchmarkHTTPToolsCallMockCost(b *testing.B) {
+	dir := manyFixtures(b, 1000)
+	b.Run("gosdk", func(b *testing.B) {
+		url, costNow := mockProcess(b, dir)
+		measure(b, costNow, func() {
+			goClients(b, url+"/mcp", func(i int, res *mcp.CallToolResult) bool {
+				tc, ok := res.Content[0].(*mcp.TextContent)
+				return ok && tc.Text == fmt.Sprintf("answer %d", i)
+			})
+		})
+	})
+	b.Run("raw", func(b *testing.B) {
+		url, costNow := mockProcess(b, dir)
+		measure(b, costNow, func() { rawClients(b, url+"/mcp") })
+	})
+}
+
+// measure runs the load and reports the mock process's cost per call and
+// this process's (the clients').
+func measure(b *testing.B, costNow func() cost, load func()) {
+	before, self := costNow(), cpuTime()
+	load()
+	after, selfAfter := costNow(), cpuTime()
+	n := float64(b.N)
+	b.ReportMetric(float64((after.CPU-before.CPU).Microseconds())/n, "mock-cpu-µs/call")
+	b.ReportMetric(float64(after.Allocs-before.Allocs)/n, "mock-allocs/call")
+	b.ReportMetric(float64(after.Bytes-before.Bytes)/n, "mock-B/call")
+	b.ReportMetric(float64((selfAfter-self).Microseconds())/n, "client-cpu-µs/call")
 }
