@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -261,21 +260,11 @@ func nameOf(method string, params json.RawMessage) (name string, args json.RawMe
 		}
 		return nil
 	}
-	str := func(raw json.RawMessage) string {
-		var v string
-		if len(raw) > 1 && raw[0] == '"' {
-			if bytes.IndexByte(raw, '\\') < 0 {
-				return string(raw[1 : len(raw)-1])
-			}
-			_ = json.Unmarshal(raw, &v)
-		}
-		return v
-	}
 	switch method {
 	case "tools/call", "prompts/get":
-		return str(member("name")), member("arguments")
+		return jsonString(member("name")), member("arguments")
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		return str(member("uri")), nil
+		return jsonString(member("uri")), nil
 	}
 	return "", nil
 }

@@ -1,12 +1,14 @@
 package mock
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 )
 
@@ -18,7 +20,7 @@ import (
 // matches it returns the miss, with the closest recorded requests.
 func (s *Server) match(c *Conn, in *incoming) (*Exchange, *Miss) {
 	b := s.book
-	name, _ := nameOf(in.method, in.params)
+	name := in.name()
 	key, err := fixture.RequestKey(in.params)
 	if err != nil {
 		return nil, &Miss{Method: in.method, Name: name, Params: in.params, Reason: "its params are not JSON: " + err.Error()}
@@ -251,14 +253,26 @@ func (s *Server) missed(m *Miss) {
 	s.misses = append(s.misses, m)
 }
 
-// requestState is the state a 2026-07-28 retry carries, "" if none.
+// requestState is the state a 2026-07-28 retry carries, "" if none. It
+// runs for every request served: it reads that member only.
 func requestState(params json.RawMessage) string {
-	var p struct {
-		RequestState string `json:"requestState"`
-	}
-	if len(params) == 0 {
+	st, en, ok := frames.MemberSpan(params, "requestState")
+	if !ok {
 		return ""
 	}
-	_ = json.Unmarshal(params, &p)
-	return p.RequestState
+	return jsonString(params[st:en])
+}
+
+// jsonString is the string a JSON string literal holds, "" for any other
+// value.
+func jsonString(raw []byte) string {
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	var v string
+	_ = json.Unmarshal(raw, &v)
+	return v
 }
