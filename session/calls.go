@@ -96,11 +96,8 @@ func (s *Session) listToolsOnce(ctx context.Context) ([]json.RawMessage, []*mcp.
 		}
 		typed = append(typed, res.Tools...)
 		if ex != nil && ex.Result != nil {
-			var body struct {
-				Tools []json.RawMessage `json:"tools"`
-			}
-			if json.Unmarshal(ex.Result, &body) == nil {
-				raw = append(raw, body.Tools...)
+			if tools, ok := arrayMembers(ex.Result, "tools"); ok {
+				raw = append(raw, tools...)
 			}
 		} else {
 			// Answered from the SDK's cache (stateless era): no frame crossed.

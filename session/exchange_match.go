@@ -154,12 +154,7 @@ func (s *Session) requestExchange(mark int, method, id string) *Exchange {
 		if j := s.Log.Partner(i); j >= 0 {
 			r := s.Log.Frame(j)
 			ex.Response, ex.Latency = r, r.Time.Sub(f.Time)
-			var env struct {
-				Result json.RawMessage `json:"result"`
-				Error  json.RawMessage `json:"error"`
-			}
-			_ = json.Unmarshal(r.Raw, &env)
-			ex.Result, ex.Error = env.Result, env.Error
+			ex.Result, ex.Error = responseMembers(r.Raw)
 		}
 		return ex
 	}

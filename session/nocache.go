@@ -22,7 +22,7 @@ import (
 // uncachedResult returns a result with a positive top-level ttlMs set to 0,
 // and whether it changed it.
 func uncachedResult(result json.RawMessage) (json.RawMessage, bool) {
-	if !bytes.Contains(result, []byte(`"ttlMs"`)) {
+	if !bytes.Contains(result, []byte(`"ttlMs"`)) || !positiveTTL(result) {
 		return result, false
 	}
 	var m map[string]json.RawMessage
@@ -39,6 +39,23 @@ func uncachedResult(result json.RawMessage) (json.RawMessage, bool) {
 		return result, false
 	}
 	return out, true
+}
+
+// positiveTTL reports whether result may be an object whose top-level
+// ttlMs (the last, as a map keeps it) is a positive number, in a scan that
+// decodes nothing: false only when it is not (no ttlMs, 0, a negative
+// number, not a number, or not one valid object), so the decoding above
+// runs only for the results it changes.
+func positiveTTL(result []byte) bool {
+	var ttl []byte
+	if !frames.Fields(result, func(key string, val []byte) {
+		if key == "ttlMs" {
+			ttl = val
+		}
+	}) || ttl == nil {
+		return false
+	}
+	return ttl[0] >= '0' && ttl[0] <= '9' && string(ttl) != "0"
 }
 
 // uncachedBody is uncachedResult for a whole JSON-RPC response body.
@@ -135,11 +152,8 @@ func (s *Session) ListCacheHint(method string) string {
 		if j < 0 {
 			return ""
 		}
-		var env struct {
-			Result json.RawMessage `json:"result"`
-		}
-		_ = json.Unmarshal(s.Log.Frame(j).Raw, &env)
-		return CacheHint(env.Result)
+		result, _ := responseMembers(s.Log.Frame(j).Raw)
+		return CacheHint(result)
 	}
 	return ""
 }
