@@ -289,7 +289,11 @@ func (o *attributeOptions) pinSteps(ctx context.Context, st *streams, s *session
 		if err := f.Save(file); err != nil {
 			return usageErr("--pin-dir %s: %v", o.pinDir, err)
 		}
-		fmt.Fprintf(st.err, "jig: pinned step %d as %s\n", step.Point+1, file)
+		if a := replay.AdviseReplay(file, f); a.Command != "jig replay "+file {
+			fmt.Fprintf(st.err, "jig: pinned step %d as %s; %s\n", step.Point+1, file, a.Line())
+		} else {
+			fmt.Fprintf(st.err, "jig: pinned step %d as %s\n", step.Point+1, file)
+		}
 	}
 	return nil
 }
@@ -327,6 +331,6 @@ func (o *attributeOptions) pinScenario(ctx context.Context, st *streams, s *sess
 	if err := f.Save(o.pin); err != nil {
 		return usageErr("--pin %s: %v", o.pin, err)
 	}
-	fmt.Fprintf(st.err, "jig: pinned the %d steps as one scenario in %s; replay it with: jig replay %s\n", len(exs), o.pin, o.pin)
+	fmt.Fprintf(st.err, "jig: pinned the %d steps as one scenario in %s; %s\n", len(exs), o.pin, replay.AdviseReplay(o.pin, f).Line())
 	return nil
 }

@@ -106,7 +106,11 @@ func (p *pinFlags) pinOptions(st *streams, s *session.Session, opts session.Opti
 		scenario = strings.TrimSuffix(filepath.Base(p.file), filepath.Ext(p.file))
 	}
 	info := s.Info()
-	ropts := replay.Options{Capabilities: info.ClientCapabilities, Grace: o.target.grace, Timeout: o.target.timeout, Redactor: red}
+	// The probe replays the fixture being built, whose target holds a
+	// literal secret redacted: it runs against the target as this command
+	// line gave it, values and all, as the call itself did.
+	ropts := replay.Options{Capabilities: info.ClientCapabilities, Grace: o.target.grace, Timeout: o.target.timeout, Redactor: red,
+		Override: &replay.Override{Target: opts.Target, DirSet: true}}
 	return replay.PinOptions{
 		Scenario: scenario,
 		Note:     p.note,
@@ -171,7 +175,7 @@ func (p *pinFlags) save(st *streams, f *fixture.Fixture, verb string) error {
 		}
 		return usageErr("--pin %s: %v", p.file, err)
 	}
-	fmt.Fprintf(st.err, "%s %s (scenario %q, %d step(s)); replay it with: jig replay %s\n", verb, p.file, f.Scenario, len(f.Calls()), p.file)
+	fmt.Fprintf(st.err, "%s %s (scenario %q, %d step(s)); %s\n", verb, p.file, f.Scenario, len(f.Calls()), replay.AdviseReplay(p.file, f).Line())
 	return nil
 }
 
@@ -243,7 +247,8 @@ func runAppend(ctx context.Context, o *callOptions, st *streams, argv json.RawMe
 func (o *callOptions) appendStep(ctx context.Context, st *streams, s *session.Session, f *fixture.Fixture, argv json.RawMessage, red *fixture.Redactor, opts session.Options) error {
 	p := &o.pin
 	c := replay.Case{Path: p.file, Fixture: f}
-	out, captured := replay.OnSession(ctx, s, c, replay.Options{Timeout: o.target.timeout, Redactor: red})
+	out, captured := replay.OnSession(ctx, s, c, replay.Options{Timeout: o.target.timeout, Redactor: red,
+		Override: &replay.Override{Target: opts.Target, DirSet: true}})
 	if out.Err != nil {
 		return fmt.Errorf("replaying the steps of %s before appending: %w", p.file, out.Err)
 	}
@@ -303,11 +308,40 @@ func (o *callOptions) appendStep(ctx context.Context, st *streams, s *session.Se
 // its target, protocol version, capabilities and roots, unless the command
 // line gives them.
 func (o *callOptions) appendSession(f *fixture.Fixture) (session.Options, error) {
+	p := &o.pin
 	if len(o.command) > 0 || o.target.demo || o.target.url != "" || o.target.config != "" {
 		return o.target.options(o.command)
 	}
 	t := session.Target{Transport: session.Transport(f.Target.Transport), Command: f.Target.Command, Dir: f.Target.Dir,
-		URL: f.Target.URL, Headers: f.Target.Headers, Env: f.Target.Env, Release: f.Target.Release}
+		URL: f.Target.URL, Headers: copyStrings(f.Target.Headers), Env: copyStrings(f.Target.Env), Release: f.Target.Release}
+	// --env and --header give what the fixture could not keep (a literal
+	// secret it holds redacted); a server is never started with the
+	// placeholder in its place.
+	if err := o.target.addHeaders(&t); err != nil {
+		return session.Options{}, err
+	}
+	for _, e := range o.target.env {
+		k, v, ok := strings.Cut(e, "=")
+		if !ok || k == "" {
+			return session.Options{}, usageErr("--env %q: expected K=V", e)
+		}
+		if t.Env == nil {
+			t.Env = map[string]string{}
+		}
+		t.Env[k] = v
+	}
+	probe := *f
+	probe.Target.Env, probe.Target.Headers = t.Env, t.Headers
+	for _, g := range probe.Gaps() {
+		if g.Flag == "--env" || g.Flag == "--header" {
+			give := g.Name + "=…"
+			if g.Flag == "--header" {
+				give = g.Name + ": …"
+			}
+			return session.Options{}, usageErr("--append: %s's %s was redacted when pinned: give it with %s '%s', or write a reference like \"$%s\" in its place",
+				p.file, g.Field, g.Flag, give, strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(g.Name)))
+		}
+	}
 	so := session.Options{Target: t, ProtocolVersion: f.ProtocolVersion, Grace: o.target.grace,
 		Capabilities: o.target.capabilities, Log: frames.NewLog(nil)}
 	if f.Session != nil {
@@ -403,4 +437,15 @@ func appended(f *fixture.Fixture, out replay.Outcome, step fixture.Step, next *f
 		nf.Redactions = append(nf.Redactions, r)
 	}
 	return &nf
+}
+
+func copyStrings(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
