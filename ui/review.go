@@ -353,17 +353,23 @@ func (m *ReviewModel) render() string {
 }
 
 func (m *ReviewModel) header() string {
-	n, decided := 0, 0
+	n, decided, known := 0, 0, 0
 	for _, it := range m.rv.Items {
 		if it.Kind == fixture.ItemNotRun || it.Kind == fixture.ItemRefused {
 			continue
 		}
 		n++
-		if it.Decided() {
+		switch {
+		case it.Decided():
 			decided++
+		case it.Known != nil:
+			known++
 		}
 	}
 	h := m.st.title.Render("jig review") + " · " + m.cfg.Source + fmt.Sprintf(" · %d item%s, %d decided", n, plural(n), decided)
+	if known > 0 {
+		h += fmt.Sprintf(", %d known regression%s", known, plural(known))
+	}
 	if p := len(m.rv.Problems); p > 0 {
 		h += " · " + m.st.warnText.Render(fmt.Sprintf("%d fixture%s refused", p, plural(p)))
 	}
