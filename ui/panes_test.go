@@ -453,7 +453,7 @@ func TestToolsPaneLint(t *testing.T) {
 	p.selectName("search_orders")
 	p.syncDetail(true)
 	got := screen(p.view())
-	for _, want := range []string{"⚠5 ro", "Lint (5) — jig lint --list-rules says why each rule matters", "  warning date-bare-string  /inputSchema/properties/since",
+	for _, want := range []string{"⚠5 read-only", "Lint (5) — jig lint --list-rules says why each rule matters", "  warning date-bare-string  /inputSchema/properties/since",
 		"\"since\" looks like a date but is a bare string", "fix: give \"limit\" a \"maximum\""} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the tools pane lacks %q:\n%s", want, got)

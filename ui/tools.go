@@ -461,20 +461,31 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// badges are the short annotation marks beside a tool's name.
-func badges(a *toolAnnotations) string {
+// badges are the annotation marks beside a tool's name, in the words of
+// its details (read-only, destructive, idempotent), or their short forms
+// when short. Only hints the server sent that mean something are marked:
+// the spec gives destructive and idempotent meaning only when a tool is not
+// read-only, as the details say, so a read-only tool is never "ro idem".
+func badges(a *toolAnnotations, short bool) string {
 	if a == nil {
 		return ""
 	}
-	var out []string
-	if a.ReadOnly != nil && *a.ReadOnly {
-		out = append(out, "ro")
+	word := func(long, abbr string) string {
+		if short {
+			return abbr
+		}
+		return long
 	}
-	if a.Destructive != nil && *a.Destructive {
+	readOnly := a.ReadOnly != nil && *a.ReadOnly
+	var out []string
+	if readOnly {
+		out = append(out, word("read-only", "ro"))
+	}
+	if !readOnly && a.Destructive != nil && *a.Destructive {
 		out = append(out, "destructive")
 	}
-	if a.Idempotent != nil && *a.Idempotent {
-		out = append(out, "idem")
+	if !readOnly && a.Idempotent != nil && *a.Idempotent {
+		out = append(out, word("idempotent", "idem"))
 	}
 	return strings.Join(out, " ")
 }
@@ -523,9 +534,15 @@ func (p *toolsPane) row(i int) string {
 		mark = "! "
 	}
 	name := p.red.String(t.Name) // before the row is cut
-	bd := badges(t.Annotations)
-	if lb := lintBadge(t.findings); lb != "" {
-		bd = strings.TrimSpace(lb + " " + bd)
+	var bd string
+	for _, short := range []bool{false, true} {
+		bd = badges(t.Annotations, short)
+		if lb := lintBadge(t.findings); lb != "" {
+			bd = strings.TrimSpace(lb + " " + bd)
+		}
+		if p.width-ansi.StringWidth(mark+name)-ansi.StringWidth(bd) >= 1 {
+			break
+		}
 	}
 	gap := p.width - ansi.StringWidth(mark+name) - ansi.StringWidth(bd)
 	row := mark + name

@@ -116,9 +116,9 @@ func TestFlowRecordedCancelShowsInTimeline(t *testing.T) {
 }
 
 // TestToolDetailShowsTheHintsTheServerSent: server-everything's echo is
-// read-only and idempotent; the details say what it sent (the tool list
-// says "ro idem"), and separately that the spec gives idempotent no meaning
-// for a read-only tool.
+// read-only and idempotent; the details say what it sent, and separately
+// that the spec gives idempotent no meaning for a read-only tool; the tool
+// list says the same in the same words: read-only (or ro), never "ro idem".
 func TestToolDetailShowsTheHintsTheServerSent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -151,6 +151,9 @@ func TestToolDetailShowsTheHintsTheServerSent(t *testing.T) {
 	}
 	if strings.Contains(s2, "n/a") {
 		t.Errorf("echo's details hide what the server sent:\n%s", s2)
+	}
+	if long, short := badges(ti.Annotations, false), badges(ti.Annotations, true); long != "read-only" || short != "ro" {
+		t.Errorf("echo's badges are %q and %q, want read-only and ro: idempotent means nothing on a read-only tool", long, short)
 	}
 }
 
