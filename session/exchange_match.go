@@ -30,6 +30,7 @@ import (
 // and the last one is the exchange that answered.
 type written struct {
 	method string
+	call   context.Context // the call's own context: why it ended, if it did
 	mu     sync.Mutex
 	ids    []string
 }
@@ -39,7 +40,7 @@ type writtenKey struct{}
 // expectWrite returns a context under which the ids of the method requests
 // the SDK writes are collected.
 func expectWrite(ctx context.Context, method string) (context.Context, *written) {
-	w := &written{method: method}
+	w := &written{method: method, call: ctx}
 	return context.WithValue(ctx, writtenKey{}, w), w
 }
 
@@ -87,8 +88,11 @@ func (c idConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if c.era != nil {
 			c.era.observe(r.Params)
 		}
-	} else if ok && c.era != nil {
-		msg = c.era.completeMessage(msg)
+	} else if ok {
+		msg = humanCancelMessage(ctx, msg)
+		if c.era != nil {
+			msg = c.era.completeMessage(msg)
+		}
 	}
 	return c.Connection.Write(ctx, msg)
 }

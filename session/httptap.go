@@ -169,6 +169,9 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 		var method string
+		if !raw {
+			body = humanCancel(req.Context(), body)
+		}
 		if t.era != nil && !raw {
 			body, method = t.era.complete(body)
 			// The 2026-07-28 era mirrors the method into a header on every

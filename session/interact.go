@@ -53,6 +53,78 @@ func RejectSampling() error {
 // timeout nor a broken connection.
 var ErrCancelled = errors.New("cancelled by the user")
 
+// The SDK writes notifications/cancelled by itself, with its context's
+// error as the reason: Go's "context canceled" or "context deadline
+// exceeded" went on the wire to the server's logs. jig says why in words
+// when the call's context tells (the user cancelled it, jig's timeout ran
+// out) and sends no reason when it does not (the optional field is left
+// out), rather than Go's text.
+
+// cancelReasons are the SDK's reasons (its context's errors) jig replaces.
+var cancelReasons = map[string]bool{context.Canceled.Error(): true, context.DeadlineExceeded.Error(): true}
+
+// cancelReason is the reason to send for the call ctx belongs to, or "".
+func cancelReason(ctx context.Context) string {
+	w, _ := ctx.Value(writtenKey{}).(*written)
+	if w == nil || w.call == nil {
+		return ""
+	}
+	switch {
+	case errors.Is(context.Cause(w.call), ErrCancelled):
+		return ErrCancelled.Error()
+	case errors.Is(w.call.Err(), context.DeadlineExceeded):
+		return "timed out: the client stopped waiting"
+	}
+	return ""
+}
+
+// humanCancel rewrites a notifications/cancelled body whose reason is one
+// of the SDK's Go errors; any other body is returned as it is.
+func humanCancel(ctx context.Context, body []byte) []byte {
+	if !bytes.Contains(body, []byte(`"notifications/cancelled"`)) {
+		return body
+	}
+	var msg map[string]json.RawMessage
+	var params map[string]json.RawMessage
+	var method, reason string
+	if json.Unmarshal(body, &msg) != nil || json.Unmarshal(msg["method"], &method) != nil || method != "notifications/cancelled" ||
+		json.Unmarshal(msg["params"], &params) != nil || json.Unmarshal(params["reason"], &reason) != nil || !cancelReasons[reason] {
+		return body
+	}
+	if why := cancelReason(ctx); why != "" {
+		params["reason"], _ = json.Marshal(why)
+	} else {
+		delete(params, "reason")
+	}
+	msg["params"], _ = json.Marshal(params)
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
+// humanCancelMessage is humanCancel for a message about to be written.
+func humanCancelMessage(ctx context.Context, msg jsonrpc.Message) jsonrpc.Message {
+	r, ok := msg.(*jsonrpc.Request)
+	if !ok || r.Method != "notifications/cancelled" {
+		return msg
+	}
+	body, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return msg
+	}
+	out := humanCancel(ctx, body)
+	if bytes.Equal(out, body) {
+		return msg
+	}
+	m, err := jsonrpc.DecodeMessage(out)
+	if err != nil {
+		return msg
+	}
+	return m
+}
+
 // CancelledError says a call was cancelled, after how long, and why: Cause
 // is the cause its context was cancelled with, ErrCancelled when the user
 // cancelled it, or whatever cancelled the caller (an interrupt). The SDK
