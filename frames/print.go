@@ -28,7 +28,7 @@ func Summary(r Reader, i int, start time.Time) string {
 		s += " " + HumanSize(f.Size())
 	}
 	if d, ok := Latency(r, i); ok {
-		s += fmt.Sprintf(" (%s after #%d)", d.Round(time.Microsecond*100), r.Frame(r.Partner(i)).Seq)
+		s += fmt.Sprintf(" (%s after #%d)", HumanDuration(d), r.Frame(r.Partner(i)).Seq)
 	} else if f.Kind == KindRequest && r.Partner(i) < 0 {
 		s += " (" + Unanswered(r, i) + ")"
 	}
@@ -147,4 +147,24 @@ func ShortenMiddle(s string, n int) string {
 	head := (n - 1) / 2
 	tail := n - 1 - head
 	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+// HumanDuration is a latency as a person reads one: three significant
+// digits (1.73s, 173ms, 17.3ms, 1.73ms, 173µs), whole seconds from 100s
+// on. A clock's last digits say nothing of a network round trip: it read
+// 1.7315s.
+func HumanDuration(d time.Duration) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	unit := time.Duration(1)
+	for lim := time.Duration(100); d >= 10*lim && unit < time.Second; lim *= 10 {
+		unit *= 10
+	}
+	out := d.Round(unit).String()
+	if neg {
+		out = "-" + out
+	}
+	return out
 }

@@ -332,27 +332,32 @@ func TestFlowTemplateVariableCompletion(t *testing.T) {
 	f.waitFor("2 resource templates", "Dynamic Text Resource")
 	f.keys("enter")
 	f.waitFor("uri: ")
+	// The status line is not waited for: server-everything's list_changed
+	// re-listings overwrite it at any moment. The frames say what was asked.
+	asked := func(value string) {
+		t.Helper()
+		teatest.WaitFor(t, f.tm.Output(), func([]byte) bool {
+			log := cfg.Options.Log
+			for i := log.Len() - 1; i >= 0; i-- {
+				fr := log.Frame(i)
+				if fr.Dir == frames.ClientToServer && fr.Method == "completion/complete" &&
+					strings.Contains(string(fr.Raw), `"ref":{"type":"ref/resource","uri":"demo://resource/dynamic/text/{resourceId}"}`) &&
+					strings.Contains(string(fr.Raw), `"argument":{"name":"resourceId","value":"`+value+`"}`) {
+					return log.Partner(i) >= 0
+				}
+			}
+			return false
+		}, teatest.WithDuration(screenWait), teatest.WithCheckInterval(10*time.Millisecond))
+	}
 	f.tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Mod: tea.ModCtrl})
-	f.waitFor(`completion/complete demo://resource/dynamic/text/{resourceId} resourceId="": the server offers no value`)
+	asked("") // the {resourceId} left as it was is empty
 	for range len("{resourceId}") {
 		f.keys("backspace")
 	}
 	f.keys("7")
 	f.tm.Send(tea.KeyPressMsg{Code: tea.KeySpace, Mod: tea.ModCtrl})
-	f.waitFor(`resourceId="7" → 7`, "uri: esource/dynamic/text/7")
-	sent := func() bool {
-		log := cfg.Options.Log
-		for i := log.Len() - 1; i >= 0; i-- {
-			fr := log.Frame(i)
-			if fr.Dir == frames.ClientToServer && fr.Method == "completion/complete" &&
-				strings.Contains(string(fr.Raw), `"ref":{"type":"ref/resource","uri":"demo://resource/dynamic/text/{resourceId}"}`) &&
-				strings.Contains(string(fr.Raw), `"argument":{"name":"resourceId","value":"7"}`) {
-				return true
-			}
-		}
-		return false
-	}
-	teatest.WaitFor(t, f.tm.Output(), func([]byte) bool { return sent() }, teatest.WithDuration(screenWait), teatest.WithCheckInterval(10*time.Millisecond))
+	asked("7")
+	f.waitFor("uri: esource/dynamic/text/7")
 	f.keys("enter")
 	f.waitFor("call #1 resources/read demo://resource/dynamic/text/7: ✓ ok", "Resource 7: This is a plaintext")
 }
@@ -385,5 +390,35 @@ func TestTemplateVarAt(t *testing.T) {
 		if name, _, _, _, ok := templateVarAt("demo://r/{id}", typed); ok {
 			t.Errorf("templateVarAt(demo://r/{id}, %q) matched %q", typed, name)
 		}
+	}
+}
+
+// The server's values are typed into the URI field: in place of a
+// variable's {placeholder}, or after what was typed of it; an answer to a
+// URI that moved on since is only said.
+func TestTemplateCompletionTypesIn(t *testing.T) {
+	p := newResourcesPane(testEnv(nil))
+	p.setSize(60, 20)
+	for _, c := range []struct {
+		uri, partial string
+		erase        int
+		values       []string
+		want         string
+	}{
+		{"demo://r/{id}", "", 4, []string{"ord-1042", "ord-1043"}, "demo://r/ord-104"},
+		{"demo://r/or", "or", 0, []string{"ord-1042"}, "demo://r/ord-1042"},
+		{"demo://r/x", "x", 0, []string{"ord-1042"}, "demo://r/x"}, // nothing shared with what was typed
+	} {
+		p.editURI(c.uri)
+		msg := completedMsg{completeMsg: completeMsg{template: "demo://r/{id}", arg: "id", partial: c.partial, text: c.uri, col: len([]rune(c.uri)), erase: c.erase}, values: c.values}
+		p.completed(msg)
+		if got := p.uri.value(); got != c.want {
+			t.Errorf("%q with %v: the field reads %q, want %q", c.uri, c.values, got, c.want)
+		}
+	}
+	p.editURI("demo://r/7")
+	p.completed(completedMsg{completeMsg: completeMsg{template: "demo://r/{id}", arg: "id", partial: "", text: "demo://r/", col: 9}, values: []string{"ord-1"}})
+	if got := p.uri.value(); got != "demo://r/7" {
+		t.Errorf("a late answer typed into a URI that moved on: %q", got)
 	}
 }

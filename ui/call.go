@@ -152,17 +152,7 @@ func (c *call) latency() string {
 	if c.ex == nil || c.ex.Response == nil {
 		return ""
 	}
-	return roundLatency(c.ex.Latency)
-}
-
-func roundLatency(d time.Duration) string {
-	switch {
-	case d >= time.Second:
-		return d.Round(time.Millisecond).String()
-	case d >= time.Millisecond:
-		return d.Round(10 * time.Microsecond).String()
-	}
-	return d.Round(time.Microsecond).String()
+	return frames.HumanDuration(c.ex.Latency)
 }
 
 // badge is the one-word outcome shown in headers and the history.
@@ -185,7 +175,7 @@ func (c *call) badge(st *styles) string {
 	case outcomeFailed:
 		return st.errorText.Render("✗ FAILED") + lat
 	case outcomeCancelled:
-		return st.warnText.Render("⊘ CANCELLED") + " " + roundLatency(c.cancelledAt.Sub(c.sent))
+		return st.warnText.Render("⊘ CANCELLED") + " " + frames.HumanDuration(c.cancelledAt.Sub(c.sent))
 	case outcomeToolError:
 		return st.toolErrorBadge.Render("✗ TOOL ERROR (isError)") + lat + partial
 	}
@@ -332,7 +322,7 @@ func (c *call) writeRPCError(b *docBuilder) {
 }
 
 func (c *call) writeCancelled(b *docBuilder) {
-	b.linef(roleWarn, "⊘ cancelled by you after %s; the server may still send progress", roundLatency(c.cancelledAt.Sub(c.sent)))
+	b.linef(roleWarn, "⊘ cancelled by you after %s; the server may still send progress", frames.HumanDuration(c.cancelledAt.Sub(c.sent)))
 	id := ""
 	if c.ex != nil && c.ex.Request != nil {
 		id = " for request id=" + c.ex.Request.ID

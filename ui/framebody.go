@@ -159,7 +159,7 @@ func (p *framesPane) bodyHeader(i int) string {
 	}
 	h += " · " + frames.HumanSize(f.Size())
 	if d, ok := frames.Latency(p.r, i); ok {
-		h += fmt.Sprintf(" · %s after #%d", roundLatency(d), p.r.Frame(p.r.Partner(i)).Seq)
+		h += fmt.Sprintf(" · %s after #%d", frames.HumanDuration(d), p.r.Frame(p.r.Partner(i)).Seq)
 	} else if j := p.r.Partner(i); j >= 0 && f.Kind == frames.KindRequest {
 		h += fmt.Sprintf(" · answered by #%d", p.r.Frame(j).Seq)
 	} else if j >= 0 {

@@ -626,7 +626,7 @@ func (p *framesPane) rowRight(i int) string {
 		right = frames.HumanSize(f.Size())
 	}
 	if d, ok := frames.Latency(p.r, i); ok {
-		right += " " + roundLatency(d)
+		right += " " + frames.HumanDuration(d)
 	} else if f.Kind == frames.KindRequest && p.r.Partner(i) < 0 {
 		right += " " + frames.Unanswered(p.r, i)
 	}

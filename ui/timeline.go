@@ -206,7 +206,7 @@ func (p *framesPane) timelineRow(pos, seqW int) string {
 	var markStyle = p.st.okText
 	if j := p.r.Partner(i); j >= 0 {
 		if d, ok := frames.Latency(p.r, j); ok {
-			lat = roundLatency(d)
+			lat = frames.HumanDuration(d)
 		}
 		mark, markStyle = p.outcomeMark(j)
 	} else if c := frames.CancelledBy(p.r, i); c >= 0 {
@@ -503,11 +503,7 @@ func compactJSON(v json.RawMessage) string {
 	if len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
 		return compactValue(s)
 	}
-	var b bytes.Buffer
-	if json.Compact(&b, v) != nil {
-		return frames.ShortenMiddle(string(v), argValueWidth)
-	}
-	return frames.ShortenMiddle(b.String(), argValueWidth)
+	return frames.ShortenMiddle(frames.CompactString(v), argValueWidth)
 }
 
 // argValueWidth is the most a value takes of a row.

@@ -372,9 +372,9 @@ func isErrorResult(result json.RawMessage) bool {
 // structuredContent, isError and partial results flagged.
 func printResult(w io.Writer, ex *session.Exchange) {
 	if content.IsError(ex.Result) {
-		fmt.Fprintf(w, "TOOL ERROR after %s — %s\n", ex.Latency.Round(100_000), content.ToolErrorWhat(ex.Result))
+		fmt.Fprintf(w, "TOOL ERROR after %s — %s\n", frames.HumanDuration(ex.Latency), content.ToolErrorWhat(ex.Result))
 	} else {
-		fmt.Fprintf(w, "result after %s\n", ex.Latency.Round(100_000))
+		fmt.Fprintf(w, "result after %s\n", frames.HumanDuration(ex.Latency))
 	}
 	content.RenderTool(textLines{w}, ex.Result, nil)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
 )
 
@@ -133,7 +134,7 @@ func runPing(ctx context.Context, o *pingOptions, st *streams) error {
 			}
 			return err
 		}
-		fmt.Fprintf(st.out, "ping answered in %s (frame #%d)\n", ex.Latency, ex.Response.Seq)
+		fmt.Fprintf(st.out, "ping answered in %s (frame #%d)\n", frames.HumanDuration(ex.Latency), ex.Response.Seq)
 		return nil
 	})
 }
