@@ -267,15 +267,25 @@ func wrapHanging(line, rest string, width int) string {
 	words := strings.Fields(trimmed)
 	var out []string
 	cur := lead
+	room := width - len([]rune(rest)) // what a continuation row holds
 	for _, w := range words {
-		if strings.TrimSpace(cur) != "" && len([]rune(cur))+1+len([]rune(w)) > width {
+		wr := []rune(w)
+		if strings.TrimSpace(cur) != "" && len([]rune(cur))+1+len(wr) > width && len(wr) <= room {
 			out = append(out, cur)
 			cur = rest
 		}
 		if strings.TrimSpace(cur) != "" {
 			cur += " "
 		}
-		cur += w
+		// A word no row holds (a long URI) is cut where each row is full,
+		// each continuation under the hanging indent: wrapped later by the
+		// view, it went to the left edge.
+		for len([]rune(cur))+len(wr) > width && room > 0 {
+			n := max(width-len([]rune(cur)), 0)
+			out = append(out, cur+string(wr[:n]))
+			cur, wr = rest, wr[n:]
+		}
+		cur += string(wr)
 	}
 	return strings.Join(append(out, cur), "\n")
 }

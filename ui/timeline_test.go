@@ -113,3 +113,25 @@ func TestRecordedStderrShowsItsText(t *testing.T) {
 		t.Errorf("a filter on the stderr text finds nothing:\n%s", got)
 	}
 }
+
+// A word no row holds (a template's URI in its details) is cut where each
+// row is full, the continuation under the hanging indent: the view's own
+// wrap sent it to the left edge ("/text/{resourceId}").
+func TestWrapHangingCutsAWordNoRowHolds(t *testing.T) {
+	got := wrapHanging("uri  demo://resource/dynamic/text/{resourceId} (a template)", "     ", 28)
+	lines := strings.Split(got, "\n")
+	if strings.ReplaceAll(strings.Join(lines, ""), " ", "") != "uridemo://resource/dynamic/text/{resourceId}(atemplate)" {
+		t.Errorf("text was lost: %q", got)
+	}
+	for i, l := range lines {
+		if n := len([]rune(l)); n > 28 {
+			t.Errorf("row %d is %d wide: %q", i, n, l)
+		}
+		if i > 0 && !strings.HasPrefix(l, "     ") {
+			t.Errorf("row %d is not under the hanging indent: %q", i, l)
+		}
+	}
+	if !strings.HasPrefix(lines[0], "uri demo://") {
+		t.Errorf("the URI does not start beside its label: %q", lines[0])
+	}
+}
