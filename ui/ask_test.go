@@ -329,7 +329,7 @@ func TestFlowTemplateVariableCompletion(t *testing.T) {
 	f := start(t, cfg, 120, 35)
 	f.waitFor("mcp-servers/everything")
 	f.keys("5", "t")
-	f.waitFor("2 resource templates", "Dynamic Text Resource")
+	f.waitFor("2 resource templates", "Dynamic Text Resource", "▸ 5 Templates (2) ") // the title counts what is shown
 	f.keys("enter")
 	f.waitFor("uri: ")
 	// The status line is not waited for: server-everything's list_changed

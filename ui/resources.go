@@ -66,7 +66,14 @@ func newResourcesPane(env *paneEnv) *resourcesPane {
 	return p
 }
 
-func (p *resourcesPane) title() string { return p.titled("Resources") }
+// title counts what is listed: the templates while they are shown (it
+// read "Resources (7)" over "2 resource templates").
+func (p *resourcesPane) title() string {
+	if p.showTemplates {
+		return p.templates.titled("Templates")
+	}
+	return p.titled("Resources")
+}
 
 // resourceKind makes a catalog of resources, told apart by their URIs.
 var resourceKind = catalogKind[resourceInfo]{
