@@ -156,6 +156,12 @@ func (m *Model) retry() tea.Cmd {
 			cmds = append(cmds, closeSession(s))
 		}
 	}
+	if c.opts.Log != nil && c.opts.Log.Len() > 0 {
+		// One Log holds every session: say where the next begins, since
+		// its request ids start again (a second id=2 is not the first's).
+		c.opts.Log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
+			Note: fmt.Sprintf("jig: reconnecting (attempt %d): a new session begins here; its request ids start again", c.attempt+1)})
+	}
 	m.hdr.state, m.hdr.gone = stateConnecting, ""
 	m.setStatus(fmt.Sprintf("connecting (attempt %d)…", c.attempt+1), false)
 	return tea.Batch(append(cmds, m.connect())...)
