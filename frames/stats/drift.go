@@ -554,7 +554,15 @@ func categorical(signal, path string, b, c map[string]int64, bResults, cResults 
 	var gain string
 	gainBy, gainFrom, gainTo := -1.0, 0.0, 0.0
 	eb, ec := float64(nb)*sb, float64(nc)*sc
-	for k, x := range cats {
+	// In the values' order: sums in a map's order differ in their last
+	// digits from one run to the next.
+	keys := make([]string, 0, len(cats))
+	for k := range cats {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		x := cats[k]
 		shB, shC := x[0]/float64(nb), x[1]/float64(nc)
 		tvd += math.Abs(shC-shB) / 2
 		if d := shC - shB; d > gainBy || d == gainBy && k < gain {
