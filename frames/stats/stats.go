@@ -175,6 +175,7 @@ type Field struct {
 	// words), for similarity to a baseline.
 	Text *TextProfile `json:"-"`
 	seen int64
+	hash uint64            // digest(Path), for the answer's digest
 	keys map[string]string // Values' keys, by themselves
 	next *Field            // the field visited after this one last time
 }
@@ -567,6 +568,13 @@ func mix(h uint64, b []byte) uint64 {
 	return h ^ h>>31
 }
 
+// mixWord folds x into h as mix folds eight bytes.
+func mixWord(h, x uint64) uint64 {
+	const m = 0x9e3779b97f4a7c15
+	h = bits.RotateLeft64((h^x)*m, 29) * m
+	return h ^ h>>31
+}
+
 const hashSeed uint64 = 14695981039346656037
 
 type observer struct {
@@ -602,7 +610,7 @@ func (o *observer) Visit(path []byte, k fixture.Kind, b bool, x float64, s []byt
 			return
 		}
 		p := string(path)
-		f = &Field{Path: p, Values: map[string]int64{}}
+		f = &Field{Path: p, Values: map[string]int64{}, hash: digest(path)}
 		g.Fields[p] = f
 		g.order = append(g.order, p)
 		if o.last != nil {
@@ -615,7 +623,7 @@ func (o *observer) Visit(path []byte, k fixture.Kind, b bool, x float64, s []byt
 		f.Present++
 	}
 	f.Types[k]++
-	o.masked = mix(o.masked, path)
+	o.masked = mixWord(o.masked, f.hash) // the path, digested once
 	switch k {
 	case fixture.KindBool:
 		if b {
