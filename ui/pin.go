@@ -277,13 +277,21 @@ func (d *pinDialog) savedReply(msg pinSavedMsg) {
 		return
 	}
 	d.stage, d.abs = pinSaved, msg.abs
-	d.saved = fmt.Sprintf("pinned %s (scenario %q); replay it with: %s", msg.path, d.fix.Scenario, d.replayCommand())
-	if short := fmt.Sprintf("✓ pinned %s · %s", msg.path, d.replayCommand()); ansi.StringWidth(d.saved) > d.width {
-		d.saved = short // the replay command is what must fit
+	a := d.advice()
+	d.saved = fmt.Sprintf("pinned %s (scenario %q); %s", msg.path, d.fix.Scenario, a.Line())
+	short := fmt.Sprintf("✓ pinned %s · %s", msg.path, a.Command)
+	if !a.Replayable() {
+		g := d.fix.Gaps()[len(d.fix.Gaps())-1] // the target's come first; a request's is why
+		short = fmt.Sprintf("⚠ pinned %s, not replayable: %s holds %s; pin it from a variable (--secret-env NAME)", msg.path, g.Field, g.Placeholder)
+	}
+	if ansi.StringWidth(d.saved) > d.width {
+		d.saved = short // the replay command (or that there is none) is what must fit
 	}
 }
 
-func (d *pinDialog) replayCommand() string { return "jig replay " + shellQuote([]string{d.path}) }
+// advice is how to replay the fixture from the file it goes to: never a
+// command that would refuse to run it.
+func (d *pinDialog) advice() replay.Advice { return replay.AdviseReplay(d.path, d.fix) }
 
 // reviewDoc is what the user reviews before saving: where it goes, what is
 // pinned, and every rule, assertion and redaction with its reason.
@@ -317,6 +325,11 @@ func (d *pinDialog) reviewDoc() *doc {
 	}
 	b.line(rolePlain, labelled("server", fmt.Sprintf("%s %s · protocol %s", f.Server.Name, f.Server.Version, orUnknown(f.ProtocolVersion)), w))
 	b.line(rolePlain, labelled("replays", "against "+describeTarget(f.Target), w))
+	if a := replay.AdviseReplay(d.path, f); !a.Replayable() {
+		b.line(roleWarn, labelled("", "⚠ it cannot be replayed as saved: "+a.Why, w))
+	} else if a.Why != "" {
+		b.line(roleWarn, labelled("", "⚠ a replay needs what the fixture cannot keep: "+a.Command+" ("+a.Why+")", w))
+	}
 	switch {
 	case len(f.Calls()) > 1:
 		b.line(roleMuted, labelled("probed", "no: a scenario is not probed here (jig call --pin --append probes in a fresh session); rules come from the values' shapes", w))
@@ -414,16 +427,28 @@ func (d *pinDialog) formView() string {
 }
 
 func (d *pinDialog) savedView() string {
+	a := d.advice()
+	if !a.Replayable() {
+		return strings.Join([]string{
+			d.st.warnText.Render(wrapHanging("⚠ pinned "+d.abs+", but it cannot be replayed as saved", "  ", d.width)),
+			"",
+			labelled("scenario", d.fix.Scenario, d.width),
+			d.st.warnText.Render(wrapText(a.Why, "", d.width)),
+		}, "\n")
+	}
 	lines := []string{
 		d.st.okText.Render(wrapHanging("✓ pinned "+d.abs, "  ", d.width)),
 		"",
 		labelled("scenario", d.fix.Scenario, d.width),
 		"replay it with:",
 		"",
-		"  " + d.st.label.Render(d.replayCommand()),
+		"  " + d.st.label.Render(a.Command),
 		"",
-		d.st.muted.Render(wrapText("Against another server: "+d.replayCommand()+" -- <command>. A whole folder: jig replay "+shellQuote([]string{filepath.Dir(d.path) + "/"}), "", d.width)),
 	}
+	if a.Why != "" {
+		lines = append(lines, d.st.warnText.Render(wrapText(a.Why, "", d.width)), "")
+	}
+	lines = append(lines, d.st.muted.Render(wrapText("Against another server: "+a.Command+" -- <command>. A whole folder: jig replay "+shellQuote([]string{filepath.Dir(d.path) + "/"}), "", d.width)))
 	return strings.Join(lines, "\n")
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpjig/jig/frames/fixture"
+	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/replay"
 )
 
@@ -189,5 +190,69 @@ func TestFlowWriteIsRedacted(t *testing.T) {
 	b, _ := os.ReadFile(files[0])
 	if strings.Contains(string(b), token) || !strings.Contains(string(b), "[REDACTED:") {
 		t.Errorf("the written body holds the echoed token, or no placeholder:\n%s", b)
+	}
+}
+
+// TestFlowPinSaysWhatAReplayNeeds: on server-everything, a call whose
+// request holds a token shape no variable re-fills is reviewed with a
+// warning that it cannot be replayed as saved, and saved with what to do
+// instead, never "replay it with"; a call on a target given a literal
+// secret is saved with the replay command that gives it again.
+func TestFlowPinSaysWhatAReplayNeeds(t *testing.T) {
+	dir := t.TempDir()
+	cfg := everything(t)
+	cfg.Options.Target.Env = map[string]string{"FOO_TOKEN": "literal123secretvalue"}
+	f := start(t, cfg, 120, 35)
+	f.waitFor("● connected", "Tools (")
+	f.pick("echo")
+	f.waitFor(`"message": ""`)
+	f.keys("down", "end", "left", "tok xoxb-123456789012-abcdefghijkl", "ctrl+s")
+	f.waitFor("call 1/1 #1 ✓ ok", "echo")
+	shape := filepath.Join(dir, "shape.json")
+	f.keys("esc", "3", "P")
+	f.waitFor("Pin call #1")
+	f.keys("tab", "tab", "ctrl+u", shape, "enter")
+	f.waitFor("Review what will be compared", "⚠ it cannot be replayed as saved", "[REDACTED:slack-token]", "--secret-env NAME")
+	f.keys("enter")
+	f.waitFor("⚠ pinned ", "but it cannot be replayed as saved")
+	if _, err := os.Stat(shape); err != nil {
+		t.Fatalf("the fixture was not saved: %v", err)
+	}
+	f.keys("esc")
+	f.waitFor("pinned " + shape)
+	if s := f.p.screen(); strings.Contains(s, "replay it with") || strings.Contains(s, "jig replay "+shape) {
+		t.Errorf("the status line promises a replay of a fixture replay refuses:\n%s", s)
+	}
+	fx, err := fixture.Load(shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ov := &replay.Override{Target: cfg.Options.Target}
+	if outs := replay.Run(ctx, []replay.Case{{Path: shape, Fixture: fx}}, replay.Options{Override: ov}); outs[0].Err == nil {
+		t.Errorf("the shape fixture replayed: the warning would be false")
+	}
+
+	// The same target, a call with nothing secret in it: the fixture holds
+	// FOO_TOKEN redacted, and the advice gives it again.
+	plain := filepath.Join(dir, "plain.json")
+	f.keys("esc", "2", "enter")
+	f.waitFor("EDITING")
+	f.keys("ctrl+l", `{"message":"plain"}`, "ctrl+s")
+	f.waitFor("call 2/2 #2 ✓ ok")
+	f.keys("esc", "3", "P")
+	f.waitFor("Pin call #2")
+	f.keys("tab", "tab", "ctrl+u", plain, "enter")
+	f.waitFor("Review what will be compared", "⚠ a replay needs what the fixture cannot keep")
+	f.keys("enter")
+	f.waitFor("✓ pinned "+plain, "jig replay "+plain+" --env 'FOO_TOKEN=…'")
+	fx, err = fixture.Load(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov = &replay.Override{Target: session.Target{Env: map[string]string{"FOO_TOKEN": "literal123secretvalue"}}}
+	if o := replay.Run(ctx, []replay.Case{{Path: plain, Fixture: fx}}, replay.Options{Override: ov})[0]; o.Err != nil || o.Drifted() {
+		t.Errorf("the advised replay (FOO_TOKEN given) did not run green: err %v, report %+v", o.Err, o.Report)
 	}
 }
