@@ -215,6 +215,9 @@ func TestFlowCompareTwoLiveCalls(t *testing.T) {
 	f.waitFor("call 2/2", "1 argument differs from call #1: limit")
 	f.keys("esc", "3", "m", "[", "c")
 	f.waitFor("Compare call #2 → call #1", "1 argument differs: limit", "≠ the responses differ")
+	// The lines that changed are marked on both sides: the call line (its
+	// limit), and the count the limit changed.
+	f.waitFor("- → search_orders", "+ → search_orders", `-   "count": `, `+   "count": `)
 	noContradiction(t, f.p.screen())
 }
 

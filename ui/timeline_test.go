@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -133,5 +134,44 @@ func TestWrapHangingCutsAWordNoRowHolds(t *testing.T) {
 	}
 	if !strings.HasPrefix(lines[0], "uri demo://") {
 		t.Errorf("the URI does not start beside its label: %q", lines[0])
+	}
+}
+
+// changedLines marks the lines a diff would: not in a longest common
+// subsequence, the common start and end left unmarked.
+func TestChangedLines(t *testing.T) {
+	for _, c := range []struct {
+		a, b []string
+		want []int
+	}{
+		{[]string{"x", "a", "b", "y"}, []string{"x", "a", "c", "y"}, []int{2}},
+		{[]string{"x", "y"}, []string{"x", "new", "y"}, nil},
+		{[]string{"x", "old", "y"}, []string{"x", "y"}, []int{1}},
+		{[]string{"a", "b", "c", "d"}, []string{"b", "a", "d", "c"}, []int{1, 3}}, // one of the two longest
+		{nil, []string{"a"}, nil},
+		{[]string{"a"}, nil, []int{0}},
+	} {
+		got := changedLines(c.a, c.b)
+		var idx []int
+		for i := range c.a {
+			if got[i] {
+				idx = append(idx, i)
+			}
+		}
+		if fmt.Sprint(idx) != fmt.Sprint(c.want) {
+			t.Errorf("changedLines(%q, %q) marks %v, want %v", c.a, c.b, idx, c.want)
+		}
+	}
+	var a, b docBuilder
+	a.line(roleHeading, "head")
+	a.line(rolePlain, "same\nold")
+	b.line(roleHeading, "head")
+	b.line(rolePlain, "same\nnew")
+	d := markChanged(a.doc(), b.doc(), "- ", roleRemoved)
+	if got := string(d.data); got != "  head\n  same\n- old" {
+		t.Errorf("marked doc: %q", got)
+	}
+	if d.roles[0] != roleHeading || d.roles[2] != roleRemoved {
+		t.Errorf("roles: %v", d.roles)
 	}
 }
