@@ -261,17 +261,18 @@ func (r *Redactor) Bytes(b []byte) []byte {
 		}
 		r.mu.RUnlock()
 	}
-	set := bigramsOf(out)
+	hints := hintsOfRules()
+	present := hints.present(out)
 	var lower []byte
 	var learned []string
 	rules := tokenRules()
 	for i := range rules {
 		tr := &rules[i]
-		if !tr.mayMatch(out, set, &lower) || !tr.matches(out, &lower) {
+		if !hints.mayMatch(i, present) || !tr.matches(out, &lower) {
 			continue
 		}
 		out = replaceGroup(out, tr, &lower, &learned)
-		set, lower = bigramsOf(out), nil
+		present, lower = hints.present(out), nil
 	}
 	if r != nil && len(learned) > 0 {
 		r.Add(learned...)
