@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -105,6 +106,9 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	}
 	f, err := importer.Open(o.file)
 	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return usageErr("open %s: no such file (jig sessions lists the recordings; jig open with no FILE picks one)", o.file)
+		}
 		return usageErr("open %s: %v", o.file, err)
 	}
 	defer f.Close()

@@ -51,6 +51,12 @@ func TestOpenBadTranscripts(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", name, code, errOut, exitUsage, tt.want)
 		}
 	}
+	// A file that is not there is said once, with where to find one.
+	missing := filepath.Join(dir, "nofile.jsonl")
+	code, _, errOut := jig(t, "", "open", missing, "--text")
+	if want := "open " + missing + ": no such file (jig sessions lists the recordings"; code != exitUsage || !strings.Contains(errOut, want) || strings.Count(errOut, missing) != 1 {
+		t.Errorf("missing file: exit %d, stderr %q; want exit %d and %q, the path once", code, errOut, exitUsage, want)
+	}
 }
 
 func writeFile(t *testing.T, path, content string) {
