@@ -156,11 +156,15 @@ func runSurfaceSave(ctx context.Context, o *surfaceSaveOptions, st *streams) err
 	})
 }
 
-// surfaceCounts is "3 tools, 2 resources, 0 prompts" for a saved surface.
+// surfaceCounts is "3 tools, 2 resources, 1 resource template, 4 prompts"
+// for a saved surface: the counts jig tools, resources and prompts print.
 func surfaceCounts(sf *surface.Surface) string {
 	out := countOf(len(sf.Tools), "tool")
-	if n := len(sf.Resources) + len(sf.ResourceTemplates); n > 0 {
+	if n := len(sf.Resources); n > 0 {
 		out += ", " + countOf(n, "resource")
+	}
+	if n := len(sf.ResourceTemplates); n > 0 {
+		out += ", " + countOf(n, "resource template")
 	}
 	if len(sf.Prompts) > 0 {
 		out += ", " + countOf(len(sf.Prompts), "prompt")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/mcpjig/jig/session/peers"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,5 +86,16 @@ func TestSurfaceDiffBadInput(t *testing.T) {
 	jig(t, "", "surface", "save", "--demo", "--no-record", "--output", pin)
 	if code, _, errOut := jig(t, "", "surface", "diff", pin, "--demo", "--update", "--reason", "x"); code != exitUsage || !strings.Contains(errOut, "CI=true") {
 		t.Errorf("--update under CI: exit %d, %s", code, errOut)
+	}
+}
+
+// surface save counts resources as jig resources does, and templates
+// apart: server-everything's 7 resources and 2 templates read "9 resources".
+func TestSurfaceSaveCountsTemplatesApart(t *testing.T) {
+	pin := filepath.Join(t.TempDir(), "surface.json")
+	args := append([]string{"surface", "save", "--no-record", "--output", pin, "--"}, peers.Node(t, peers.Everything, "stdio")...)
+	code, _, errOut := jig(t, "", args...)
+	if code != exitOK || !strings.Contains(errOut, "(16 tools, 7 resources, 2 resource templates, 4 prompts)") {
+		t.Errorf("surface save: exit %d, stderr %s", code, errOut)
 	}
 }
