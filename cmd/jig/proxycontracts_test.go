@@ -77,7 +77,7 @@ func TestProxyContracts(t *testing.T) {
 	}
 	errOut := stderr.String()
 	for _, want := range []string{
-		"jig proxy: contract: search_orders call 3 (frame ", "/structuredContent/orders/0/placed_at: iso8601: got the number",
+		"jig proxy: contract: search_orders call id=3 (frame ", "/structuredContent/orders/0/placed_at: iso8601: got the number",
 		"/structuredContent/generated_at: max-age: ", "jig proxy: contracts " + contracts + ": 3 tool calls, 3 held to a contract",
 	} {
 		if !strings.Contains(errOut, want) {

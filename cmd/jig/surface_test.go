@@ -1,11 +1,12 @@
 package main
 
 import (
-	"github.com/mcpjig/jig/session/peers"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpjig/jig/session/peers"
 )
 
 // Save, diff against the same server and a drifted one, accept, and pin a

@@ -58,7 +58,7 @@ func (v Violation) String() string {
 	if path == "" {
 		path = "(result)"
 	}
-	s := fmt.Sprintf("%s call %s (%s): %s: %s: %s", v.Tool, v.ID, where, path, v.Rule, v.Message)
+	s := fmt.Sprintf("%s call id=%s (%s): %s: %s: %s", v.Tool, v.ID, where, path, v.Rule, v.Message)
 	if v.Note != "" {
 		s += " (" + v.Note + ")"
 	}

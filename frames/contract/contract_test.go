@@ -104,10 +104,10 @@ func TestCheckerNamesEveryViolation(t *testing.T) {
 		}
 	}
 	want := []string{
-		`search_orders call 3 (frame 6): /structuredContent/orders/0/placed_at: output-schema: got number, want string`,
-		`search_orders call 3 (frame 6): /structuredContent/orders/0/placed_at: iso8601: got the number 1767225600, not an ISO-8601 time: possible epoch regression (as Unix time it is 2026-01-01T00:00:00Z) (clients parse it)`,
-		`echo call 4 (frame 8): (result): not-empty: the result has no content and no structuredContent: an empty result (nothing came back: a cache miss or a failed lookup?)`,
-		`search_orders call 7 (frame 14): /structuredContent: output-schema: the tool declares an outputSchema and the result has no structuredContent`,
+		`search_orders call id=3 (frame 6): /structuredContent/orders/0/placed_at: output-schema: got number, want string`,
+		`search_orders call id=3 (frame 6): /structuredContent/orders/0/placed_at: iso8601: got the number 1767225600, not an ISO-8601 time: possible epoch regression (as Unix time it is 2026-01-01T00:00:00Z) (clients parse it)`,
+		`echo call id=4 (frame 8): (result): not-empty: the result has no content and no structuredContent: an empty result (nothing came back: a cache miss or a failed lookup?)`,
+		`search_orders call id=7 (frame 14): /structuredContent: output-schema: the tool declares an outputSchema and the result has no structuredContent`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
