@@ -196,7 +196,7 @@ func compareGroup(b, c *Group, k groupKey, o DriftOptions) GroupDrift {
 	}
 	if gd.Verdict != Drift && (b.Calls < int64(o.MinSample) || c.Calls < int64(o.MinSample)) {
 		gd.Verdict = NotEnough
-		gd.Note = fmt.Sprintf("%d baseline and %d current calls; %d of each are needed", b.Calls, c.Calls, o.MinSample)
+		gd.Note = fmt.Sprintf("%d baseline and %s; %s", b.Calls, counted(c.Calls, "current call"), eachNeeded(o.MinSample))
 	}
 	if defs := len(nonEmpty(b.Schemas)); defs > 1 {
 		gd.Note = joinNote(gd.Note, fmt.Sprintf("the baseline mixes %d definitions of the tool (its schema changed within the recordings)", defs))
@@ -237,7 +237,11 @@ func schemaChange(b, c *Group) (Finding, bool) {
 	f := Finding{Signal: "schema", Verdict: NoDrift, BaselineN: b.Calls, CurrentN: c.Calls, Detail: "the tool's input and output schemas are the baseline's"}
 	if n > 0 {
 		f.Verdict, f.Current = Drift, float64(n)/float64(c.Calls)
-		f.Detail = fmt.Sprintf("%d current calls were made under a definition of the tool (inputSchema, outputSchema) the baseline never listed", n)
+		made := "were made"
+		if n == 1 {
+			made = "was made"
+		}
+		f.Detail = fmt.Sprintf("%s %s under a definition of the tool (inputSchema, outputSchema) the baseline never listed", counted(n, "current call"), made)
 	}
 	return f, true
 }
@@ -346,7 +350,7 @@ func location(signal, path string, b, c *Metric, factor float64, o DriftOptions,
 	}
 	if f.BaselineN < int64(o.MinSample) || f.CurrentN < int64(o.MinSample) {
 		f.Verdict = NotEnough
-		f.Detail = fmt.Sprintf("%d baseline and %d current values; %d of each are needed", f.BaselineN, f.CurrentN, o.MinSample)
+		f.Detail = fmt.Sprintf("%d baseline and %s; %s", f.BaselineN, counted(f.CurrentN, "current value"), eachNeeded(o.MinSample))
 		return f
 	}
 	bs, cs := b.Summary(), c.Summary()
@@ -501,7 +505,7 @@ func rate(signal, path string, kb, nb, kc, nc int64, minChange float64, o DriftO
 	f := Finding{Signal: signal, Path: path, BaselineN: nb, CurrentN: nc}
 	if nb < int64(o.MinSample) || nc < int64(o.MinSample) {
 		f.Verdict = NotEnough
-		f.Detail = fmt.Sprintf("%d baseline and %d current; %d of each are needed", nb, nc, o.MinSample)
+		f.Detail = fmt.Sprintf("%d baseline and %d current; %s", nb, nc, eachNeeded(o.MinSample))
 		return f
 	}
 	pb, pc := float64(kb)/float64(nb), float64(kc)/float64(nc)
@@ -533,7 +537,7 @@ func categorical(signal, path string, b, c map[string]int64, bResults, cResults 
 	}
 	if nb < int64(o.MinSample) || nc < int64(o.MinSample) {
 		f.Verdict = NotEnough
-		f.Detail = fmt.Sprintf("%d baseline and %d current values; %d of each are needed", nb, nc, o.MinSample)
+		f.Detail = fmt.Sprintf("%d baseline and %s; %s", nb, counted(nc, "current value"), eachNeeded(o.MinSample))
 		return f, true
 	}
 	// Values that come several to a result are not independent.
@@ -623,7 +627,7 @@ func text(path string, b, c *TextProfile, o DriftOptions) Finding {
 	}
 	if f.BaselineN < int64(2*o.MinSample) || f.CurrentN < int64(o.MinSample) {
 		f.Verdict = NotEnough
-		f.Detail = fmt.Sprintf("%d baseline and %d current texts; %d and %d are needed", f.BaselineN, f.CurrentN, 2*o.MinSample, o.MinSample)
+		f.Detail = fmt.Sprintf("%d baseline and %s; %d and %d are needed", f.BaselineN, counted(f.CurrentN, "current text"), 2*o.MinSample, o.MinSample)
 		return f
 	}
 	self, sim := b.SelfSimilarity(), b.Similarity(c)
@@ -634,6 +638,23 @@ func text(path string, b, c *TextProfile, o DriftOptions) Finding {
 	}
 	f.Detail = fmt.Sprintf("lexical similarity to the baseline %.2f, the baseline's halves to each other %.2f (cosine of hashed word frequencies)", sim, self)
 	return f
+}
+
+// counted is n and the noun, plural unless n is 1: "1 current call", "2
+// current calls".
+func counted[N int | int64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// eachNeeded says how many of each side a verdict needs.
+func eachNeeded(n int) string {
+	if n == 1 {
+		return "1 of each is needed"
+	}
+	return fmt.Sprintf("%d of each are needed", n)
 }
 
 func pct(x float64) string {

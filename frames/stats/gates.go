@@ -320,11 +320,15 @@ func (g gate) judge(res GateResult, shape string, bv float64, bn int64, cv float
 	res.Shape, res.Value, res.N = shape, cv, cn
 	if cn < min || g.rel != "" && bn < min || math.IsNaN(cv) {
 		res.Outcome = GateNotEnough
-		res.Detail = fmt.Sprintf("%d current values", cn)
+		res.Detail = counted(cn, "current value")
 		if g.rel != "" {
 			res.Detail += fmt.Sprintf(" and %d baseline", bn)
 		}
-		res.Detail += fmt.Sprintf("; %d are needed", min)
+		if min == 1 {
+			res.Detail += "; 1 is needed"
+		} else {
+			res.Detail += fmt.Sprintf("; %d are needed", min)
+		}
 		return res
 	}
 	v := cv

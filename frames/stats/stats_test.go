@@ -139,3 +139,29 @@ func TestCompareVerdicts(t *testing.T) {
 		t.Errorf("ten calls: %+v", f)
 	}
 }
+
+// TestNotEnoughSaysOne: one call is "1 current call", not "1 current
+// calls", in the group's note and in its findings.
+func TestNotEnoughSaysOne(t *testing.T) {
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	base, one := New(Options{}), New(Options{})
+	var b []string
+	for range 40 {
+		b = append(b, `{"structuredContent":{"rows":[1,2]}}`)
+	}
+	feed(base, b, now)
+	feed(one, b[:1], now)
+	r := Compare(base, one, DriftOptions{})
+	g := r.Groups[0]
+	if g.Verdict != NotEnough || !strings.Contains(g.Note, "40 baseline and 1 current call; 30 of each are needed") {
+		t.Errorf("note %q (%s)", g.Note, g.Verdict)
+	}
+	for _, f := range g.Findings {
+		if strings.Contains(f.Detail, " 1 current values") || strings.Contains(f.Detail, " 1 current calls") {
+			t.Errorf("%s %s: %q", f.Signal, f.Path, f.Detail)
+		}
+	}
+	if r := Compare(base, one, DriftOptions{MinSample: 1}); strings.Contains(fmt.Sprint(r), "1 of each are needed") {
+		t.Errorf("a minimum of one: %+v", r)
+	}
+}
