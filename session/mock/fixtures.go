@@ -209,15 +209,18 @@ func fixtureExchange(src string, f *fixture.Fixture, i int, step fixture.Step) (
 	if !ok {
 		return nil, fmt.Errorf("its response %s is not valid JSON", member)
 	}
+	const head = `{"jsonrpc":"2.0","id":`
 	raw := make([]byte, 0, len(c)+40)
-	raw = append(raw, `{"jsonrpc":"2.0","id":0,"`...)
+	raw = append(raw, head+`0,"`...)
 	raw = append(raw, member...)
 	raw = append(raw, `":`...)
 	raw = append(raw, c...)
 	raw = append(raw, '}')
-	r, err := newReply(raw, 0)
-	if err != nil {
-		return nil, err
+	// The reply is built here, so where its id is is known (newReply would
+	// look for it).
+	r := &Reply{raw: raw, idStart: len(head), idEnd: len(head) + 1, Error: member == "error"}
+	if st, en, ok := frames.MemberSpan(c, "resultType"); ok && !r.Error && string(c[st:en]) == `"input_required"` {
+		r.inputRequest = true
 	}
 	ex.Reply = r
 	for j, m := range step.Flow {
