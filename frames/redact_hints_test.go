@@ -60,3 +60,36 @@ func TestHintIndexIsContains(t *testing.T) {
 		}
 	}
 }
+
+// TestASCIILower: the eight-bytes-at-a-time lower-casing is the byte-by-byte
+// one on every byte value at every offset and on random texts.
+func TestASCIILower(t *testing.T) {
+	slow := func(b []byte) []byte {
+		out := make([]byte, len(b))
+		for i, c := range b {
+			out[i] = lowerASCII(c)
+		}
+		return out
+	}
+	var all []byte
+	for c := range 256 {
+		all = append(all, byte(c))
+	}
+	texts := [][]byte{nil, []byte("A"), []byte("@AZ[`az{"), all}
+	for off := range 9 {
+		texts = append(texts, append(make([]byte, off), all...))
+	}
+	r := rand.New(rand.NewPCG(5, 5))
+	for range 5000 {
+		b := make([]byte, r.IntN(70))
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		texts = append(texts, b)
+	}
+	for _, b := range texts {
+		if got, want := asciiLower(b), slow(b); !bytes.Equal(got, want) {
+			t.Fatalf("asciiLower(%q) = %q, want %q", b, got, want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package frames
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"sync"
 )
@@ -79,13 +80,25 @@ func (tr *tokenRule) mayMatch(b []byte, set *bigramSet, lower *[]byte) bool {
 
 // asciiLower returns b with ASCII letters lower-cased; other bytes are kept,
 // so offsets stay comparable and hints stay exact.
+//
+// Eight bytes at a time: in each byte x of v with its top bit cleared,
+// x+0x3f sets the top bit exactly when x >= 'A' and x+0x25 when x > 'Z',
+// and neither carries into the next byte; a byte is an upper-case letter
+// when the first is set, the second not, and v's own top bit not (not a
+// byte of a multi-byte rune). Its 0x80 shifted right by two is the 0x20
+// that lower-cases it.
 func asciiLower(b []byte) []byte {
 	out := make([]byte, len(b))
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
+	const ones, top = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		v := binary.LittleEndian.Uint64(b[i:])
+		x := v &^ top
+		upper := (x + 0x3f*ones) &^ (x + 0x25*ones) &^ v & top
+		binary.LittleEndian.PutUint64(out[i:], v|upper>>2)
+	}
+	for ; i < len(b); i++ {
+		out[i] = lowerASCII(b[i])
 	}
 	return out
 }
