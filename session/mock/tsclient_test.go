@@ -101,6 +101,34 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 }
 
+// The TypeScript SDK's client against the mock of a fixture whose pinned
+// flow held progress and an elicitation, over stdio and Streamable HTTP:
+// the progress reaches its callback, the elicitation its handler, and the
+// pinned answer comes after them.
+func TestTypeScriptClientPinnedFlow(t *testing.T) {
+	dir := flowFixture(t)
+	t.Setenv(serveEnv, dir)
+	ts := httptest.NewServer(newServer(t, load(t, dir), Options{Speed: 10}).HTTPHandler())
+	defer ts.Close()
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"stdio", []string{"stdio", "pinnedflow", "--", os.Args[0]}},
+		{"http", []string{"http", "pinnedflow", ts.URL + "/mcp"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := runTSClient(t, c.args...)
+			// As in TestTypeScriptClient, the progress sent just before the
+			// answer may miss the callback; the one before the elicitation
+			// must not.
+			if r.Slow != "done" || len(r.Progress) == 0 || r.Progress[0] != 1 || len(r.Elicitations) != 1 || r.Elicitations[0] != "sure?" {
+				t.Errorf("echo slow = %q, progress %v, elicitations %v; want done after progress 1 and the pinned elicitation", r.Slow, r.Progress, r.Elicitations)
+			}
+		})
+	}
+}
+
 // The official Inspector's CLI against the mock of the demo fixtures, over
 // stdio, Streamable HTTP and HTTP+SSE: the pinned tools, the pinned answer,
 // and the near-miss error it prints for a call nothing matches.

@@ -5,8 +5,8 @@
 //   node tsclient.mjs SDK_DIR stdio STEPS -- COMMAND ARGS...
 //   node tsclient.mjs SDK_DIR http STEPS URL
 //
-// STEPS is a comma-separated list: list, echo, miss, slow, changed (waits
-// up to 30 s for a tools/list_changed outside any request).
+// STEPS is a comma-separated list: list, echo, miss, slow, pinnedflow,
+// changed (waits up to 30 s for a tools/list_changed outside any request).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -32,13 +32,11 @@ client.setRequestHandler(ElicitRequestSchema, async (req) => {
   return { action: "accept", content: { ok: true } };
 });
 // Registered before connecting: the mock sends it right after the handshake.
-const changed = new Promise((resolve) => {
-  const timer = setTimeout(() => resolve(false), 30000);
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-    clearTimeout(timer);
-    resolve(true);
-  });
-});
+// The wait is timed only in the step that waits: a timer armed here kept
+// the process alive for 30 s after a run without that step.
+let sawChanged;
+const changed = new Promise((resolve) => (sawChanged = resolve));
+client.setNotificationHandler(ToolListChangedNotificationSchema, () => sawChanged(true));
 await client.connect(transport);
 out.server = client.getServerVersion();
 out.protocol = transport.protocolVersion ?? null;
@@ -63,9 +61,22 @@ for (const step of steps.split(",")) {
         out.miss = String(e.message);
       }
       break;
-    case "changed":
-      out.changed = await changed;
+    case "changed": {
+      let timer;
+      out.changed = await Promise.race([changed, new Promise((resolve) => (timer = setTimeout(() => resolve(false), 30000)))]);
+      clearTimeout(timer);
       break;
+    }
+    case "pinnedflow": {
+      // The pinned flow fixture (flowFixture): echo "slow" sent progress,
+      // asked for an elicitation and sent progress again.
+      out.progress = [];
+      const r = await client.callTool({ name: "echo", arguments: { text: "slow" } }, undefined, {
+        onprogress: (p) => out.progress.push(p.progress),
+      });
+      out.slow = r.content.map((c) => c.text).join("");
+      break;
+    }
     case "slow": {
       out.progress = [];
       const r = await client.callTool({ name: "slow", arguments: {} }, undefined, {
