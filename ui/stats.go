@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/stats"
 )
@@ -14,7 +16,7 @@ import (
 func (m *Model) openStats() {
 	text := sessionStats(m.env.reader)
 	m.openOverlay(newTextOverlay(m.st(), "Statistics", m.env.out, m.env.redact, func(w int) (*doc, []string) {
-		return nil, wrapLines(m.env.redact.String(text), w)
+		return nil, wrapStats(m.env.redact.String(text), w)
 	}))
 }
 
@@ -42,4 +44,32 @@ func sessionStats(r frames.Reader) string {
 	rep.WriteText(&b)
 	b.WriteString("\nThe same over recordings: jig stats FILE...; against a baseline: jig drift.")
 	return b.String()
+}
+
+// wrapStats wraps the statistics' lines to w cells, each under its own
+// indentation: a field's line continues under its value column (where
+// there is room beside the paths), any other under its first word, so the
+// tools, shapes and fields stay apart in a narrow terminal.
+func wrapStats(text string, w int) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if ansi.StringWidth(line) <= w || w < 30 {
+			out = append(out, wrapLines(line, w)...)
+			continue
+		}
+		lead := len(line) - len(strings.TrimLeft(line, " "))
+		head, body, hang := line[:lead], line[lead:], lead+4
+		if i := strings.Index(body, "  "); i > 0 {
+			col := lead + i + len(body[i:]) - len(strings.TrimLeft(body[i:], " "))
+			if col <= w/2 {
+				head, body, hang = line[:col], line[col:], col
+			}
+		}
+		rows := strings.Split(ansi.Wrap(body, w-hang, ""), "\n")
+		out = append(out, head+rows[0])
+		for _, r := range rows[1:] {
+			out = append(out, strings.Repeat(" ", hang)+r)
+		}
+	}
+	return out
 }
