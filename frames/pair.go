@@ -192,10 +192,19 @@ func (p *Pairer) Pending(dir Direction, id string) bool {
 // malformed answer), so the call it answered can be told what came back.
 type CallMatcher struct {
 	open map[pairKey]*Frame
+	// cancelled counts, by method, the requests a notifications/cancelled
+	// forgot before any response came.
+	cancelled map[string]int
 }
 
 // NewCallMatcher returns an empty CallMatcher.
-func NewCallMatcher() *CallMatcher { return &CallMatcher{open: map[pairKey]*Frame{}} }
+func NewCallMatcher() *CallMatcher {
+	return &CallMatcher{open: map[pairKey]*Frame{}, cancelled: map[string]int{}}
+}
+
+// Cancelled is how many requests with method were cancelled before any
+// response came.
+func (m *CallMatcher) Cancelled(method string) int { return m.cancelled[method] }
 
 // Add takes the next frame. A request is kept until answered; a response
 // returns the request it answers (and fills the response's Method from it),
@@ -223,7 +232,11 @@ func (m *CallMatcher) Add(f *Frame) *Frame {
 			} `json:"params"`
 		}
 		if json.Unmarshal(f.Raw, &n) == nil && len(n.Params.RequestID) > 0 {
-			delete(m.open, pairKey{f.Dir, string(n.Params.RequestID)})
+			k := pairKey{f.Dir, string(n.Params.RequestID)}
+			if req, ok := m.open[k]; ok {
+				m.cancelled[req.Method]++
+				delete(m.open, k)
+			}
 		}
 	}
 	return nil

@@ -90,7 +90,7 @@ func runComplete(ctx context.Context, o *completeOptions, st *streams) error {
 
 // completionCount says how many values came and how many there are.
 func completionCount(c *session.Completion) string {
-	s := countOf(len(c.Values), "value")
+	s := frames.Count(len(c.Values), "value")
 	switch {
 	case c.Total > len(c.Values):
 		s += fmt.Sprintf(" of %d", c.Total)

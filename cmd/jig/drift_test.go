@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpjig/jig/frames/stats"
 	"github.com/mcpjig/jig/session/demo"
+	"github.com/mcpjig/jig/session/peers"
 )
 
 // release3Env makes the re-executed test binary the demo server's release
@@ -264,5 +265,27 @@ func TestStatsSameWhateverTheWorkers(t *testing.T) {
 	}
 	if !strings.Contains(one, `"tool":"search_orders"`) || !strings.Contains(one, `"/structuredContent/orders/*/total"`) {
 		t.Errorf("the report is not of the traffic: %.500s", one)
+	}
+}
+
+// A call cancelled before its response is accounted for, not silently
+// left out: server-everything's long operation, cancelled after a second.
+func TestStatsSaysCancelledCalls(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "c.jsonl")
+	args := append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":5,"steps":5}`, "--cancel-after", "1s", "--record", rec, "--"},
+		peers.Node(t, peers.Everything, "stdio")...)
+	if code, _, errOut := jig(t, "", args...); code != exitCancelled {
+		t.Fatalf("the cancelled call: exit %d\n%s", code, errOut)
+	}
+	code, js, errOut := jig(t, "", "stats", "--json", rec)
+	var rep struct {
+		Read loaded `json:"read"`
+	}
+	if err := json.Unmarshal([]byte(js), &rep); err != nil || code != 0 || rep.Read.Cancelled != 1 || rep.Read.Unanswered != 0 {
+		t.Errorf("stats --json: exit %d, %v, read %+v\n%s", code, err, rep.Read, errOut)
+	}
+	if _, _, errOut := jig(t, "", "stats", rec); !strings.Contains(errOut, "1 tool call cancelled (notifications/cancelled) before any response; not counted") ||
+		!strings.Contains(errOut, "in 1 recording (") {
+		t.Errorf("jig stats does not account for the cancelled call:\n%s", errOut)
 	}
 }

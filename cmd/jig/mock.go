@@ -228,19 +228,12 @@ func finishMock(ctx context.Context, o *mockOptions, cfg *mockConfig, srv *mock.
 func describeBook(b *mock.Book) string {
 	var parts []string
 	if b.Fixtures > 0 {
-		parts = append(parts, countOf(b.Fixtures, "fixture"))
+		parts = append(parts, frames.Count(b.Fixtures, "fixture"))
 	}
 	if b.Recordings > 0 {
-		parts = append(parts, countOf(b.Recordings, "recording"))
+		parts = append(parts, frames.Count(b.Recordings, "recording"))
 	}
-	return fmt.Sprintf("%s, %s", countOf(len(b.Exchanges()), "recorded exchange"), strings.Join(parts, " and "))
-}
-
-func countOf(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return fmt.Sprintf("%s, %s", frames.Count(len(b.Exchanges()), "recorded exchange"), strings.Join(parts, " and "))
 }
 
 // serveMockHTTP serves until ctx ends (ctrl+c).
@@ -276,7 +269,7 @@ func serveMockHTTP(ctx context.Context, srv *mock.Server, addr string, sse bool,
 
 // summarizeMock tells stderr what was missed and left unused.
 func summarizeMock(st *streams, rep mock.Report) {
-	fmt.Fprintf(st.err, "jig mock: served %s; %s unused; %s matched nothing\n", countOf(rep.Served, "answer"), countOf(len(rep.Unused), "recorded exchange"), countOf(len(rep.Misses), "request"))
+	fmt.Fprintf(st.err, "jig mock: served %s; %s unused; %s matched nothing\n", frames.Count(rep.Served, "answer"), frames.Count(len(rep.Unused), "recorded exchange"), frames.Count(len(rep.Misses), "request"))
 	for _, m := range rep.Misses {
 		what := m.Method
 		if m.Name != "" {

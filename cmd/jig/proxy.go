@@ -466,7 +466,7 @@ func (x *otlpExport) close() {
 		return
 	}
 	c := x.e.Close(otlpWait)
-	fmt.Fprintf(x.st.err, "jig proxy: otlp %s: %s, %d exported as spans", x.e.Endpoint(), countOf(int(c.Calls), "call"), c.Exported)
+	fmt.Fprintf(x.st.err, "jig proxy: otlp %s: %s, %d exported as spans", x.e.Endpoint(), frames.Count(int(c.Calls), "call"), c.Exported)
 	if c.Dropped > 0 || c.FramesDropped > 0 || c.MetricFailures > 0 {
 		fmt.Fprintf(x.st.err, ", %d not exported", c.Dropped)
 		if c.FramesDropped > 0 {

@@ -91,7 +91,7 @@ func runList(ctx context.Context, o *listOptions, st *streams) error {
 			return writeJSON(st.out, items)
 		}
 		printInfo(st.out, s.Info())
-		fmt.Fprintln(st.out, countOf(len(items), strings.TrimSuffix(l.noun, "s")))
+		fmt.Fprintln(st.out, frames.Count(len(items), strings.TrimSuffix(l.noun, "s")))
 		for _, it := range items {
 			fmt.Fprintln(st.out, "  "+listLine(it, l.key))
 		}

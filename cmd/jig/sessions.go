@@ -128,7 +128,7 @@ func runPrune(ctx context.Context, o *sessionsOptions, st *streams) error {
 	if err != nil {
 		return usageErr("pruning %s: %v", dir, err)
 	}
-	fmt.Fprintf(st.err, "%s deleted\n", countOf(len(removed), "session"))
+	fmt.Fprintf(st.err, "%s deleted\n", frames.Count(len(removed), "session"))
 	return nil
 }
 
@@ -136,7 +136,7 @@ func runPrune(ctx context.Context, o *sessionsOptions, st *streams) error {
 // when none did, so an empty answer is never silence.
 func (o *sessionsOptions) wouldMatch(n int) string {
 	if n > 0 {
-		return fmt.Sprintf("%s would be deleted", countOf(n, "session"))
+		return fmt.Sprintf("%s would be deleted", frames.Count(n, "session"))
 	}
 	var rules []string
 	if o.olderThan > 0 {

@@ -61,6 +61,7 @@ type loaded struct {
 	Files      int      `json:"files"`
 	Frames     int64    `json:"frames"`
 	Unanswered int      `json:"unanswered_calls"`
+	Cancelled  int      `json:"cancelled_calls"`
 	Notes      []string `json:"notes,omitempty"`
 }
 
@@ -98,11 +99,15 @@ func loadStats(ctx context.Context, args []string, c *stats.Collector) (loaded, 
 		l.Files++
 		l.Frames += n
 		l.Unanswered += feed.Unanswered
+		l.Cancelled += feed.Cancelled
 		if len(info.Warnings) > 0 {
 			l.Notes = append(l.Notes, fmt.Sprintf("%s: %d lines could not be read (%s); the rest is used", path, len(info.Warnings), info.Warnings[0]))
 		}
 		if feed.Unanswered > 0 {
-			l.Notes = append(l.Notes, fmt.Sprintf("%s: %d tool calls got no response (the recording ends first); not counted", path, feed.Unanswered))
+			l.Notes = append(l.Notes, fmt.Sprintf("%s: %s got no response (the recording ends first); not counted", path, frames.Count(feed.Unanswered, "tool call")))
+		}
+		if feed.Cancelled > 0 {
+			l.Notes = append(l.Notes, fmt.Sprintf("%s: %s cancelled (notifications/cancelled) before any response; not counted", path, frames.Count(feed.Cancelled, "tool call")))
 		}
 	}
 	return l, nil
@@ -129,7 +134,7 @@ func runStats(ctx context.Context, o *statsOptions, st *streams) error {
 		if o.tool != "" {
 			what = "no calls of " + o.tool
 		}
-		fmt.Fprintf(st.err, "jig stats: %s in %d recordings (%d frames)\n", what, l.Files, l.Frames)
+		fmt.Fprintf(st.err, "jig stats: %s in %s (%s)\n", what, frames.Count(l.Files, "recording"), frames.Count(l.Frames, "frame"))
 		return nil
 	}
 	rep.WriteText(st.out)

@@ -159,15 +159,15 @@ func runSurfaceSave(ctx context.Context, o *surfaceSaveOptions, st *streams) err
 // surfaceCounts is "3 tools, 2 resources, 1 resource template, 4 prompts"
 // for a saved surface: the counts jig tools, resources and prompts print.
 func surfaceCounts(sf *surface.Surface) string {
-	out := countOf(len(sf.Tools), "tool")
+	out := frames.Count(len(sf.Tools), "tool")
 	if n := len(sf.Resources); n > 0 {
-		out += ", " + countOf(n, "resource")
+		out += ", " + frames.Count(n, "resource")
 	}
 	if n := len(sf.ResourceTemplates); n > 0 {
-		out += ", " + countOf(n, "resource template")
+		out += ", " + frames.Count(n, "resource template")
 	}
 	if len(sf.Prompts) > 0 {
-		out += ", " + countOf(len(sf.Prompts), "prompt")
+		out += ", " + frames.Count(len(sf.Prompts), "prompt")
 	}
 	return out
 }

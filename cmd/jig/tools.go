@@ -89,7 +89,7 @@ func printInfo(w io.Writer, info session.Info) {
 }
 
 func printTools(w io.Writer, tools []*mcp.Tool, rawCount int) {
-	fmt.Fprintln(w, countOf(len(tools), "tool"))
+	fmt.Fprintln(w, frames.Count(len(tools), "tool"))
 	if rawCount > len(tools) {
 		fmt.Fprintf(w, "  (%d more listed by the server but invalid; see --json)\n", rawCount-len(tools))
 	}

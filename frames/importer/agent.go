@@ -491,14 +491,6 @@ func countList(m map[string]int) string {
 	return fmt.Sprintf("%d %s of %s", total, word, strings.Join(parts, ", "))
 }
 
-// plural is "1 message", "2 messages".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // textContent is content blocks for a plain text result.
 func textContent(s string) json.RawMessage {
 	b, _ := json.Marshal([]map[string]string{{"type": "text", "text": s}})

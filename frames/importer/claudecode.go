@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // FormatClaudeCode is a Claude Code session: the JSONL file under
@@ -91,7 +93,7 @@ func readClaudeCode(r io.Reader, path string) (*File, error) {
 			break
 		}
 	}
-	return c.finish(fmt.Sprintf("a Claude Code session of %s", plural(c.messages, "message")))
+	return c.finish(fmt.Sprintf("a Claude Code session of %s", frames.Count(c.messages, "message")))
 }
 
 func (c *collector) claudeLine(line []byte, n int, last bool, mcpIDs map[string]bool, lastMessage *string) {

@@ -143,7 +143,7 @@ func readClientLog(r io.Reader, path string, format Format) (*File, error) {
 		f.Calls = append(f.Calls, call)
 	}
 	if len(f.Calls) == 0 {
-		return nil, fmt.Errorf("%s: a %s of %s with no tools/call: there is nothing to reproduce (jig expected \"tools/call\" requests the client sent)", path, format, plural(t.Len(), "message"))
+		return nil, fmt.Errorf("%s: a %s of %s with no tools/call: there is nothing to reproduce (jig expected \"tools/call\" requests the client sent)", path, format, frames.Count(t.Len(), "message"))
 	}
 	return f, nil
 }

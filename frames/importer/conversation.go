@@ -66,7 +66,7 @@ func readConversation(r io.Reader, path string) (*File, error) {
 		}
 		return nil, fmt.Errorf("%s: JSON, but not a transcript jig can import: no messages, tool_use blocks, tool_calls or function_call items (it imports %s)", path, knownFormats)
 	}
-	return c.finish(fmt.Sprintf("an %s transcript of %s", cmpOr(c.format, c.tentative), plural(c.messages, "message")))
+	return c.finish(fmt.Sprintf("an %s transcript of %s", cmpOr(c.format, c.tentative), frames.Count(c.messages, "message")))
 }
 
 // isJSONL reports whether a document that is not one JSON value is lines of

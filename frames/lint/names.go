@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // checkNames finds tools listed twice and pairs of tools a model confuses
@@ -65,16 +67,9 @@ func confusable(a, b *tool, ka, kb string, sameSingular bool, scratch *distanceS
 				return "" // a short word swapped: a different verb or noun, read as one
 			}
 		}
-		return fmt.Sprintf("are %d letter%s apart", d, plural(d))
+		return fmt.Sprintf("are %d letter%s apart", d, frames.Plural(d))
 	}
 	return ""
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // singular joins a name's words with each word's plural ending dropped.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // A Report is one lint run: what was linted and what was found.
@@ -67,15 +69,15 @@ func WriteText(w io.Writer, r Report) error {
 		b.WriteByte('\n')
 	}
 	c := r.Counts
-	what := fmt.Sprintf("%d tool%s, %d prompt%s", r.Tools, plural(r.Tools), r.Prompts, plural(r.Prompts))
+	what := fmt.Sprintf("%d tool%s, %d prompt%s", r.Tools, frames.Plural(r.Tools), r.Prompts, frames.Plural(r.Prompts))
 	if r.Probed {
 		what += ", probed"
 	}
 	if len(r.Findings) == 0 {
 		fmt.Fprintf(&b, "%s: no findings (%s)\n", r.Server, what)
 	} else {
-		fmt.Fprintf(&b, "%s: %d finding%s: %d error%s, %d warning%s, %d info (%s)\n", r.Server, len(r.Findings), plural(len(r.Findings)),
-			c.Error, plural(c.Error), c.Warning, plural(c.Warning), c.Info, what)
+		fmt.Fprintf(&b, "%s: %d finding%s: %d error%s, %d warning%s, %d info (%s)\n", r.Server, len(r.Findings), frames.Plural(len(r.Findings)),
+			c.Error, frames.Plural(c.Error), c.Warning, frames.Plural(c.Warning), c.Info, what)
 		b.WriteString("jig lint --list-rules says why each rule matters; --disable RULE or .jig-lint.json turns one off\n")
 	}
 	_, err := io.WriteString(w, b.String())

@@ -198,8 +198,9 @@ type Feed struct {
 	c       *Collector
 	matcher *frames.CallMatcher
 	defs    map[string]string // tool → digest of its definition
-	// Unanswered is filled by Close: requests that got no response.
-	Unanswered int
+	// Unanswered is filled by Close: requests that got no response;
+	// Cancelled those a notifications/cancelled ended first.
+	Unanswered, Cancelled int
 }
 
 // Session starts feeding one session (one recording).
@@ -227,6 +228,7 @@ func (s *Feed) Add(f *frames.Frame) {
 
 // Close ends the session and counts the calls it left unanswered.
 func (s *Feed) Close() {
+	s.Cancelled = s.matcher.Cancelled("tools/call")
 	for _, r := range s.matcher.Pending() {
 		if r.Method == "tools/call" {
 			s.Unanswered++

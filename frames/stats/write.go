@@ -93,7 +93,7 @@ func fieldLine(f FieldReport) string {
 		parts = append(parts, strings.Join(vs, ", ")+fmt.Sprintf(" (entropy %.2f bits)", *f.Entropy))
 	}
 	if f.Texts > 0 {
-		parts = append(parts, fmt.Sprintf("%d texts", f.Texts))
+		parts = append(parts, frames.Count(f.Texts, "text"))
 	}
 	return strings.Join(parts, "; ")
 }

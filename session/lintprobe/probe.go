@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/lint"
 	"github.com/mcpjig/jig/frames/schema"
 	"github.com/mcpjig/jig/frames/surface"
@@ -269,7 +270,7 @@ func (p *prober) probe(ctx context.Context, t lint.ProbeTool, args map[string]an
 	for _, d := range t.Dates {
 		o, ok := p.call(ctx, t.Name, with(args, d, "last month"))
 		if ok && o.failed == nil && !o.rpcError && !o.isError {
-			add("probe-unparseable-date-accepted", d, fmt.Sprintf("%s='last month' accepted, %d result%s, no error", d, o.count, plural(o.count)),
+			add("probe-unparseable-date-accepted", d, fmt.Sprintf("%s='last month' accepted, %d result%s, no error", d, o.count, frames.Plural(o.count)),
 				fmt.Sprintf("%q accepted a value no date parser reads, without an error", d),
 				fmt.Sprintf(`reject what %q cannot parse with a tool error that says the form, and declare "format" and "pattern"`, d))
 		}
@@ -277,7 +278,7 @@ func (p *prober) probe(ctx context.Context, t lint.ProbeTool, args map[string]an
 	for _, l := range t.Limits {
 		o, ok := p.call(ctx, t.Name, with(args, l, 1000))
 		if ok && o.failed == nil && !o.rpcError && !o.isError && o.truncated && o.count < 1000 {
-			add("probe-limit-silently-capped", l, fmt.Sprintf("%s=1000 accepted, %d result%s, truncated", l, o.count, plural(o.count)),
+			add("probe-limit-silently-capped", l, fmt.Sprintf("%s=1000 accepted, %d result%s, truncated", l, o.count, frames.Plural(o.count)),
 				fmt.Sprintf("%q took 1000 and the results were cut to %d, with nothing in the schema saying so", l, o.count),
 				fmt.Sprintf(`declare the cap as "maximum": %d on %q, and say it in the description`, o.count, l))
 		}
@@ -330,7 +331,7 @@ func (p *prober) checkStructured(t lint.ProbeTool, o outcome) {
 		return
 	}
 	p.res.Findings = append(p.res.Findings, lint.Finding{Rule: "structured-content-invalid", Item: item, Path: "/outputSchema",
-		Message: fmt.Sprintf("the structuredContent a call returned does not match the tool's outputSchema (%d violation%s)", len(vs), plural(len(vs))), Evidence: vs[0].String(),
+		Message: fmt.Sprintf("the structuredContent a call returned does not match the tool's outputSchema (%d violation%s)", len(vs), frames.Plural(len(vs))), Evidence: vs[0].String(),
 		Fix: "make the result match its schema, or the schema the result"})
 }
 
@@ -372,13 +373,6 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func clip(s string, n int) string {
