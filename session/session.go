@@ -398,8 +398,8 @@ func (s *Session) transport() (mcp.Transport, error) {
 	redact := s.opts.Redact
 	if redact == nil {
 		redact = frames.NewRedactor()
-	}
-	redact.Add(s.opts.Target.Secrets()...)
+		redact.Add(s.opts.Target.Secrets()...)
+	} // else Open added the target's secrets (an environment scan) already
 	s.redact = redact
 	t, err := s.opts.Target.Expanded(s.opts.Vars)
 	if err != nil {
