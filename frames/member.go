@@ -136,8 +136,25 @@ func elementsAt(b []byte, i int) (spans [][]byte, end int, ok bool) {
 // together, without reading the array twice). ok is false when obj is not
 // one valid object, or key is not in it as an array.
 func ArrayMember(obj []byte, key string) (start, end int, elems [][]byte, ok bool) {
-	found := false
-	valid := fields(obj, func(k string, i int) (int, bool) {
+	start, end, elems, found, valid := arrayMember(obj, key, nil)
+	if !valid || !found {
+		return 0, 0, nil, false
+	}
+	return start, end, elems, true
+}
+
+// ArrayMemberFields is ArrayMember and Fields in the same one pass: every
+// member of obj, key's too, is handed to fn, and key's value, which must be
+// an array when it is there, is split into its elements. found says whether
+// key was there; valid whether obj is one valid object (fn may have been
+// called for the members before a fault).
+func ArrayMemberFields(obj []byte, key string, fn func(key string, val []byte)) (elems [][]byte, found, valid bool) {
+	_, _, elems, found, valid = arrayMember(obj, key, fn)
+	return elems, found, valid
+}
+
+func arrayMember(obj []byte, key string, fn func(key string, val []byte)) (start, end int, elems [][]byte, found, valid bool) {
+	valid = fields(obj, func(k string, i int) (int, bool) {
 		if k != key {
 			return validValue(obj, i)
 		}
@@ -146,11 +163,8 @@ func ArrayMember(obj []byte, key string) (start, end int, elems [][]byte, ok boo
 			start, end, elems, found = i, e, spans, true
 		}
 		return e, ok
-	}, nil)
-	if !valid || !found {
-		return 0, 0, nil, false
-	}
-	return start, end, elems, true
+	}, fn)
+	return start, end, elems, found, valid
 }
 
 // Fields hands each member of the JSON object obj to fn — its key decoded,
@@ -184,46 +198,117 @@ func FieldsUntil(obj []byte, fn func(key string, val []byte) (more bool)) bool {
 // starts at obj[i] and returns where it ends; then fn, when not nil, is
 // handed the member.
 func fields(obj []byte, value func(key string, i int) (int, bool), fn func(key string, val []byte)) bool {
-	i := skipBlanks(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return false
+	end, ok := fieldsAt(obj, skipBlanks(obj, 0), value, fn)
+	return ok && skipBlanks(obj, end) == len(obj)
+}
+
+// fieldsAt is fields on the object that starts at b[i]; it returns where
+// the object ends.
+func fieldsAt(b []byte, i int, value func(key string, i int) (int, bool), fn func(key string, val []byte)) (int, bool) {
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
 	}
-	i = skipBlanks(obj, i+1)
-	if i < len(obj) && obj[i] == '}' {
-		return skipBlanks(obj, i+1) == len(obj)
+	i = skipBlanks(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
 	}
 	for {
-		if i >= len(obj) || obj[i] != '"' {
-			return false
+		if i >= len(b) || b[i] != '"' {
+			return 0, false
 		}
-		kEnd, ok := validString(obj, i)
+		kEnd, ok := validString(b, i)
 		if !ok {
-			return false
+			return 0, false
 		}
-		key := string(obj[i+1 : kEnd-1])
-		if bytes.IndexByte(obj[i:kEnd], '\\') >= 0 && json.Unmarshal(obj[i:kEnd], &key) != nil {
-			return false
+		key := string(b[i+1 : kEnd-1])
+		if bytes.IndexByte(b[i:kEnd], '\\') >= 0 && json.Unmarshal(b[i:kEnd], &key) != nil {
+			return 0, false
 		}
-		i = skipBlanks(obj, kEnd)
-		if i >= len(obj) || obj[i] != ':' {
-			return false
+		i = skipBlanks(b, kEnd)
+		if i >= len(b) || b[i] != ':' {
+			return 0, false
 		}
-		i = skipBlanks(obj, i+1)
+		i = skipBlanks(b, i+1)
 		end, ok := value(key, i)
 		if !ok {
-			return false
+			return 0, false
 		}
 		if fn != nil {
-			fn(key, obj[i:end])
+			fn(key, b[i:end])
 		}
-		i = skipBlanks(obj, end)
+		i = skipBlanks(b, end)
 		switch {
-		case i < len(obj) && obj[i] == ',':
-			i = skipBlanks(obj, i+1)
-		case i < len(obj) && obj[i] == '}':
-			return skipBlanks(obj, i+1) == len(obj)
+		case i < len(b) && b[i] == ',':
+			i = skipBlanks(b, i+1)
+		case i < len(b) && b[i] == '}':
+			return i + 1, true
 		default:
-			return false
+			return 0, false
+		}
+	}
+}
+
+// ObjectsOf walks the member key of the JSON object obj, an array of
+// objects (a report's scenarios), in the one checking pass Valid makes of
+// all of obj: fn is handed each element's index and members, and the member
+// inner of an element, an array when it is there (a scenario's steps), is
+// split into its elements too (the others' elems are nil). It returns where
+// key's value starts and ends and how many elements it has, and ok false
+// when obj is not one valid object, key is not in it as an array of
+// objects, or an element's inner is not an array.
+func ObjectsOf(obj []byte, key, inner string, fn func(elem int, key string, val []byte, elems [][]byte)) (start, end, n int, ok bool) {
+	found := false
+	valid := fields(obj, func(k string, i int) (int, bool) {
+		if k != key {
+			return validValue(obj, i)
+		}
+		e, count, ok := objectsAt(obj, i, inner, fn)
+		if ok {
+			start, end, n, found = i, e, count, true
+		}
+		return e, ok
+	}, nil)
+	return start, end, n, valid && found
+}
+
+// objectsAt walks the array of objects that starts at b[i] (see ObjectsOf)
+// and returns where it ends and how many elements it has.
+func objectsAt(b []byte, i int, inner string, fn func(elem int, key string, val []byte, elems [][]byte)) (int, int, bool) {
+	if i >= len(b) || b[i] != '[' {
+		return 0, 0, false
+	}
+	i = skipBlanks(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, 0, true
+	}
+	for n := 0; ; n++ {
+		var spans [][]byte
+		end, ok := fieldsAt(b, i, func(k string, j int) (int, bool) {
+			if k != inner {
+				return validValue(b, j)
+			}
+			var e int
+			var ok bool
+			spans, e, ok = elementsAt(b, j)
+			return e, ok
+		}, func(k string, val []byte) {
+			if k == inner {
+				fn(n, k, val, spans)
+				return
+			}
+			fn(n, k, val, nil)
+		})
+		if !ok {
+			return 0, 0, false
+		}
+		i = skipBlanks(b, end)
+		switch {
+		case i < len(b) && b[i] == ',':
+			i = skipBlanks(b, i+1)
+		case i < len(b) && b[i] == ']':
+			return i + 1, n + 1, true
+		default:
+			return 0, 0, false
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -89,6 +90,40 @@ func TestArrayMember(t *testing.T) {
 	}
 	if _, _, elems, ok := ArrayMember([]byte(`{"list":[]}`), "list"); !ok || len(elems) != 0 {
 		t.Errorf("an empty list: %q %v", elems, ok)
+	}
+}
+
+func TestArrayMemberFields(t *testing.T) {
+	in := `{"a":{"x":[1]}, "list" : [ {"k":"]"}, 2 ] ,"z":"la\"st"}`
+	var got []string
+	elems, found, valid := ArrayMemberFields([]byte(in), "list", func(k string, v []byte) { got = append(got, k+"="+string(v)) })
+	if !found || !valid || len(elems) != 2 || string(elems[0]) != `{"k":"]"}` || strings.Join(got, " ") != `a={"x":[1]} list=[ {"k":"]"}, 2 ] z="la\"st"` {
+		t.Fatalf("ArrayMemberFields = %q %v %v, members %q", elems, found, valid, got)
+	}
+	if _, found, valid := ArrayMemberFields([]byte(`{"a":1}`), "list", func(string, []byte) {}); found || !valid {
+		t.Errorf("no list: found %v valid %v", found, valid)
+	}
+	for _, bad := range []string{`{"list":1}`, `{"list":[1],"z":tru}`, `{"list":[1,]}`, `{"list":[]`, `{"a":1`} {
+		if _, _, valid := ArrayMemberFields([]byte(bad), "list", func(string, []byte) {}); valid {
+			t.Errorf("ArrayMemberFields(%s) valid", bad)
+		}
+	}
+}
+
+func TestObjectsOf(t *testing.T) {
+	in := `{"head":1, "list" : [ {"k":"]","steps":[ {"a":1}, 2 ]}, {}, {"k":"x\\"}], "z":[]}`
+	var got []string
+	start, end, n, ok := ObjectsOf([]byte(in), "list", "steps", func(e int, k string, v []byte, elems [][]byte) {
+		got = append(got, fmt.Sprintf("%d %s=%s %q", e, k, v, elems))
+	})
+	want := `0 k="]" []|0 steps=[ {"a":1}, 2 ] ["{\"a\":1}" "2"]|2 k="x\\" []`
+	if !ok || n != 3 || !strings.HasPrefix(in[start:end], `[ {"k"`) || !strings.HasSuffix(in[start:end], `}]`) || strings.Join(got, "|") != want {
+		t.Fatalf("ObjectsOf = %d %v %q\n%s\nwant\n%s", n, ok, in[start:end], strings.Join(got, "|"), want)
+	}
+	for _, bad := range []string{`{"list":[1]}`, `{"list":[{"steps":1}]}`, `{"list":[{"a":tru}]}`, `{"list":[{},]}`, `{"list":[{}]`, `{"a":1}`, `{"list":[{}],"z":x}`} {
+		if _, _, _, ok := ObjectsOf([]byte(bad), "list", "steps", func(int, string, []byte, [][]byte) {}); ok {
+			t.Errorf("ObjectsOf(%s) ok", bad)
+		}
 	}
 }
 
