@@ -128,19 +128,7 @@ func (e *eraState) completeMessage(msg jsonrpc.Message) jsonrpc.Message {
 	if _, ok := e.stateless(); !ok {
 		return msg
 	}
-	body, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return msg
-	}
-	out, _ := e.complete(body)
-	if bytes.Equal(out, body) {
-		return msg
-	}
-	m, err := jsonrpc.DecodeMessage(out)
-	if err != nil {
-		return msg
-	}
-	return m
+	return rewriteMessage(msg, func(body []byte) []byte { out, _ := e.complete(body); return out })
 }
 
 // errVersionNotSpoken stops the SDK from falling back to initialize when the

@@ -110,11 +110,17 @@ func humanCancelMessage(ctx context.Context, msg jsonrpc.Message) jsonrpc.Messag
 	if !ok || r.Method != "notifications/cancelled" {
 		return msg
 	}
+	return rewriteMessage(msg, func(body []byte) []byte { return humanCancel(ctx, body) })
+}
+
+// rewriteMessage is msg with its encoding passed through f: msg itself
+// when f changes nothing or what it makes does not decode.
+func rewriteMessage(msg jsonrpc.Message, f func([]byte) []byte) jsonrpc.Message {
 	body, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return msg
 	}
-	out := humanCancel(ctx, body)
+	out := f(body)
 	if bytes.Equal(out, body) {
 		return msg
 	}
