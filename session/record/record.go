@@ -116,22 +116,41 @@ func Start(opts Options) (*frames.TranscriptWriter, string, error) {
 
 // reserve creates a new file named base.jsonl (or base-2.jsonl, ...) in dir
 // and returns it open for writing, so that concurrent sessions never share
-// a file.
+// a file. Scripts run jig in loops, many sessions a second under one name:
+// trying base-2, base-3, ... in turn made the k-th session of a second try
+// k names (and the thousandth fail), so after base.jsonl it doubles n until
+// a name is free and then halves the gap down to the first free one after
+// the taken ones (the next name when they were made in turn). The file is
+// created with O_EXCL: a name taken meanwhile is looked for again.
 func reserve(dir, base string) (*os.File, string, error) {
-	for n := 1; n < 1000; n++ {
-		name := base + ".jsonl"
-		if n > 1 {
-			name = fmt.Sprintf("%s-%d.jsonl", base, n)
+	name := func(n int) string {
+		if n == 1 {
+			return filepath.Join(dir, base+".jsonl")
 		}
-		path := filepath.Join(dir, name)
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if errors.Is(err, os.ErrExist) {
-			continue
+		return filepath.Join(dir, fmt.Sprintf("%s-%d.jsonl", base, n))
+	}
+	taken := func(n int) bool { _, err := os.Lstat(name(n)); return err == nil }
+	const most = 1 << 24
+	for n, tries := 1, 0; n < most && tries < 64; tries++ {
+		f, err := os.OpenFile(name(n), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			return f, name(n), nil
 		}
-		if err != nil {
+		if !errors.Is(err, os.ErrExist) {
 			return nil, "", fmt.Errorf("recording: %w", err)
 		}
-		return f, path, nil
+		lo, hi := n, 2*n // n is taken
+		for hi < most && taken(hi) {
+			lo, hi = hi, 2*hi
+		}
+		for lo+1 < hi {
+			if mid := lo + (hi-lo)/2; taken(mid) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		n = hi
 	}
 	return nil, "", fmt.Errorf("recording: too many sessions named %s in %s", base, dir)
 }

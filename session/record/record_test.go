@@ -168,3 +168,39 @@ func TestStatReadsTheHandshake(t *testing.T) {
 		}
 	}
 }
+
+// Sessions made in turn under one name in one second (jig in a script's
+// loop) get base.jsonl, base-2.jsonl, base-3.jsonl... each a new file; after
+// one is removed from the middle the next still goes after the newest.
+func TestReserveNamesInTurn(t *testing.T) {
+	dir := t.TempDir()
+	for n := 1; n <= 300; n++ {
+		f, path, err := reserve(dir, "x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		want := filepath.Join(dir, "x.jsonl")
+		if n > 1 {
+			want = filepath.Join(dir, fmt.Sprintf("x-%d.jsonl", n))
+		}
+		if path != want {
+			t.Fatalf("session %d went to %s, want %s", n, path, want)
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, "x-100.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	f, path, err := reserve(dir, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if filepath.Base(path) != "x-301.jsonl" {
+		t.Errorf("after a removal: %s", path)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 300 {
+		t.Errorf("%d files, want 300", len(entries))
+	}
+}
