@@ -40,6 +40,17 @@ type process struct {
 	exitErr    error
 	stderrDone chan struct{}
 	stopOnce   sync.Once // Close and EndAll may both stop it
+	// ending is what jig had done to end the server when it exited (under
+	// mu): its exit frame says who ended it.
+	ending ending
+}
+
+// ending is how far jig had got in ending a server: stdin closed, SIGTERM
+// after the grace, SIGKILL after another; and why it ended it, when not
+// because its session closed ("jig was interrupted (SIGTERM)").
+type ending struct {
+	stdin, term, kill bool
+	why               string
 }
 
 // startProcess starts the target's command with its stdio tapped. The
@@ -105,18 +116,46 @@ func startProcess(t Target, log *frames.Log, grace time.Duration, maxFrame int) 
 		p.drain(outR, errR)
 		p.mu.Lock()
 		p.exitErr = err
+		by := p.ending
 		p.mu.Unlock()
-		note := "server exited"
-		if err != nil {
-			note = "server exited: " + err.Error()
-		}
-		log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, Note: note})
+		log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, Note: exitNote(err, by, p.grace)})
 		close(p.exited)
 		running.mu.Lock()
 		delete(running.procs, p)
 		running.mu.Unlock()
 	}()
 	return p, nil
+}
+
+// exitNote is the Note of the frame that says the server exited: how
+// (its exit status, or the signal that ended it) and who ended it, jig or
+// not. It begins with frames.ServerExitedNote, which the pairing and the
+// session match: "server exited: signal: terminated (jig sent SIGTERM after
+// the 200ms grace)".
+func exitNote(err error, by ending, grace time.Duration) string {
+	how := "exit status 0"
+	if err != nil {
+		how = err.Error()
+	}
+	var who string
+	switch {
+	case by.kill && strings.HasPrefix(how, "signal: killed"):
+		who = fmt.Sprintf("jig sent SIGKILL: it was still running %s after SIGTERM", grace)
+	case by.kill:
+		who = fmt.Sprintf("jig sent SIGTERM after the %s grace, then SIGKILL %s later", grace, grace)
+	case by.term:
+		who = fmt.Sprintf("jig sent SIGTERM after the %s grace", grace)
+	case by.stdin:
+		who = "jig closed its stdin"
+	case strings.HasPrefix(how, "signal: "):
+		who = "jig sent no signal: the server was ended by another process, or ended itself"
+	default:
+		who = "on its own: jig had not closed its stdin"
+	}
+	if by.why != "" && by.stdin {
+		who = by.why + " and ended the server: " + who
+	}
+	return frames.ServerExitedNote + ": " + how + " (" + who + ")"
 }
 
 // workingDir checks the server's working directory before starting it:
@@ -183,13 +222,32 @@ func (p *process) outputEnded() bool {
 	}
 }
 
+// Interrupted tells the sessions that jig itself was interrupted (why is
+// "jig was interrupted (SIGTERM)"): every server ended from now on, by its
+// session closing or by EndAll, records that this is why, so that a
+// recording does not read as a server that crashed or was closed as usual.
+func Interrupted(why string) {
+	running.mu.Lock()
+	defer running.mu.Unlock()
+	if running.interrupted == "" {
+		running.interrupted = why
+	}
+}
+
+func interruption() string {
+	running.mu.Lock()
+	defer running.mu.Unlock()
+	return running.interrupted
+}
+
 // running is every stdio server this process started and has not seen
 // exit. It is process-wide on purpose, like signal handling: whoever opened
 // a session, nothing jig started may outlive jig.
 var running = struct {
-	mu     sync.Mutex
-	procs  map[*process]bool
-	ending bool
+	mu          sync.Mutex
+	procs       map[*process]bool
+	ending      bool
+	interrupted string // see Interrupted
 }{procs: map[*process]bool{}}
 
 // EndAll stops every stdio server this process started that is still
@@ -286,9 +344,28 @@ func (p *process) Exited() (bool, error) {
 func (p *process) stop() { p.stopOnce.Do(p.terminate) }
 
 func (p *process) terminate() {
+	why := interruption()
+	p.mu.Lock()
+	p.ending.stdin, p.ending.why = true, why
+	p.mu.Unlock()
+	if why != "" {
+		if done, _ := p.Exited(); !done {
+			p.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+				Note: why + ": jig is ending the server (closing its stdin; SIGTERM after the grace, then SIGKILL)"})
+		}
+	}
 	p.tap.Close()
 	defer p.endGroup()
 	for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
+		if sig != 0 {
+			if done, _ := p.Exited(); done {
+				return // it exited as the grace ended: jig sent nothing more
+			}
+			p.mu.Lock()
+			p.ending.term = p.ending.term || sig == syscall.SIGTERM
+			p.ending.kill = sig == syscall.SIGKILL
+			p.mu.Unlock()
+		}
 		if sig == syscall.SIGKILL {
 			p.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
 				Note: fmt.Sprintf("the server was still running %s after SIGTERM; jig sent SIGKILL", p.grace)})

@@ -76,7 +76,7 @@ func TestHostileKinds(t *testing.T) {
 		{name: "an answer before its request", mode: "early-id", code: exitOK, want: []string{"response to unknown id", "it was ignored"}},
 		{name: "a notification flood", mode: "flood", code: exitOK},
 		{name: "closed stdout", mode: "closed-stdout", code: exitUnreachable, want: []string{"closed its stdout but is still running", "its stderr may say", "closing stdout [REDACTED"}},
-		{name: "ignored SIGTERM", mode: "ignore-sigterm", code: exitOK, note: "after SIGTERM; jig sent SIGKILL"},
+		{name: "ignored SIGTERM", mode: "ignore-sigterm", code: exitOK, note: "after SIGTERM; jig sent SIGKILL\nserver exited: signal: killed (jig sent SIGKILL: it was still running"},
 		{name: "a hang", mode: "hang", code: exitUnreachable, want: []string{"timed out", "raise --timeout"}, wait: "2s"},
 		{name: "an HTML page", path: "/html", code: exitUnreachable, want: []string{"text/html", `"<html><body><h1>Welcome</h1>[REDACTED`, "MCP endpoint (often /mcp)"}},
 		{name: "a 5xx", path: "/5xx", code: exitUnreachable, want: []string{"HTTP 502 Bad Gateway", "check it is up and healthy"}},

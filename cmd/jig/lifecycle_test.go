@@ -20,6 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/importer"
 	"github.com/mcpjig/jig/session/demo"
 	"github.com/mcpjig/jig/session/peers"
@@ -278,7 +279,8 @@ func TestSignalDuringCall(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			pidfile := filepath.Join(t.TempDir(), "server.pid")
-			args := append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":30,"steps":30}`, "--progress", "--frames", "--no-record"},
+			rec := filepath.Join(t.TempDir(), "rec.jsonl")
+			args := append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":30,"steps":30}`, "--progress", "--frames", "--record", rec},
 				serverEverythingIn(t, pidfile)...)
 			cmd, stderr, stdin := startJig(t, args...)
 			defer stdin.Close()
@@ -304,8 +306,39 @@ func TestSignalDuringCall(t *testing.T) {
 				}
 			}
 			assertGroupGone(t, readPgid(t, pidfile), sig.String())
+			// The recording says jig was interrupted and ended the server:
+			// it read as a server closed as usual, or one that crashed.
+			// (On a loaded machine node may outlive the grace after SIGTERM:
+			// the note then goes on to say jig sent SIGKILL too.)
+			notes := recordedNotes(t, rec)
+			why := "jig was interrupted (" + sigName(sig) + ")"
+			if !strings.Contains(notes, why+": jig is ending the server") ||
+				!strings.Contains(notes, "\nserver exited: signal: terminated ("+why+" and ended the server: jig sent SIGTERM after the 200ms grace") {
+				t.Errorf("the recording does not say %s and ended the server:\n%s", why, notes)
+			}
 		})
 	}
+}
+
+// recordedNotes are the transport notes of a recording, one a line.
+func recordedNotes(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("no recording: %v", err)
+	}
+	defer f.Close()
+	tr, err := frames.ReadTranscript(f)
+	if err != nil {
+		t.Fatalf("the recording does not read back: %v", err)
+	}
+	var b strings.Builder
+	for _, fr := range tr.Frames {
+		if fr.Kind == frames.KindTransport {
+			b.WriteString("\n" + fr.Note)
+		}
+	}
+	return b.String()
 }
 
 // Closing the TUI's terminal (the pty's master goes away, so the kernel

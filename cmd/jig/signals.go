@@ -7,6 +7,8 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+
+	"github.com/mcpjig/jig/session"
 )
 
 // A signalError is why a command stopped when a signal ended it: SIGINT
@@ -58,6 +60,8 @@ func withSignals(parent context.Context) (ctx context.Context, cancel context.Ca
 			select {
 			case s := <-sigs:
 				if sig := s.(syscall.Signal); sig != syscall.SIGPIPE {
+					// Before the cancel: the servers it ends record why.
+					session.Interrupted("jig was interrupted (" + sigName(sig) + ")")
 					cancel(&signalError{sig})
 				}
 			case <-done:

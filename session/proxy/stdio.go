@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -96,8 +98,14 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 	defer rec.close()
 	pid := cmd.Process.Pid
 
+	var (
+		mu sync.Mutex
+		by proxyEnding
+	)
+	set := func(f func(*proxyEnding)) { mu.Lock(); f(&by); mu.Unlock() }
 	go func() {
 		pump(inW, p.Stdin, rec, frames.ClientToServer, "", p.MaxFrame)
+		set(func(b *proxyEnding) { b.stdin = true })
 		inW.Close() // the client closed our stdin: the server sees EOF
 	}()
 	outDone, errDone := make(chan struct{}), make(chan struct{})
@@ -113,13 +121,20 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 			select {
 			case sig := <-p.Signals:
 				if s, ok := sig.(syscall.Signal); ok {
+					set(func(b *proxyEnding) { b.passed = append(b.passed, signalName(s)) })
+					rec.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
+						Note: fmt.Sprintf("jig proxy received %s and passed it on to the server", signalName(s))})
 					_ = syscall.Kill(-pid, s)
 				}
 			case <-ctx.Done():
+				set(func(b *proxyEnding) { b.term = true })
 				_ = syscall.Kill(-pid, syscall.SIGTERM)
 				select {
 				case <-exited:
 				case <-time.After(grace):
+					set(func(b *proxyEnding) { b.kill = true })
+					rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+						Note: fmt.Sprintf("the server was still running %s after SIGTERM; jig proxy sent SIGKILL", grace)})
 					_ = syscall.Kill(-pid, syscall.SIGKILL)
 				}
 				return
@@ -156,22 +171,66 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 	<-outDone
 	<-errDone
 
-	code, note := exitStatus(cmd.ProcessState, werr)
+	mu.Lock()
+	ended := by
+	mu.Unlock()
+	code, note := exitStatus(cmd.ProcessState, werr, ended, grace)
 	rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, Note: note})
 	return code, nil
 }
 
-func exitStatus(ps *os.ProcessState, werr error) (int, string) {
+// proxyEnding is what had been done to end the server when it exited: the
+// client closed its stdin, the proxy passed on signals it received, or (its
+// context ended) sent SIGTERM and then SIGKILL itself.
+type proxyEnding struct {
+	stdin      bool
+	passed     []string
+	term, kill bool
+}
+
+// exitStatus is the code the proxy exits with and the Note of the frame that
+// says the server exited: how, and who ended it, worded as jig's own
+// sessions word it (it begins with frames.ServerExitedNote).
+func exitStatus(ps *os.ProcessState, werr error, by proxyEnding, grace time.Duration) (int, string) {
 	if ps == nil {
-		return 1, "server exited: " + werr.Error()
+		return 1, frames.ServerExitedNote + ": " + werr.Error()
 	}
+	code, how, signalled := ps.ExitCode(), fmt.Sprintf("exit status %d", ps.ExitCode()), false
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal()), "server exited: killed by " + ws.Signal().String()
+		code, how, signalled = 128+int(ws.Signal()), "signal: "+ws.Signal().String(), true
 	}
-	if ps.ExitCode() == 0 {
-		return 0, "server exited"
+	var who string
+	switch {
+	case by.kill && how == "signal: killed":
+		who = fmt.Sprintf("jig proxy sent SIGKILL: it was still running %s after SIGTERM", grace)
+	case by.kill:
+		who = fmt.Sprintf("jig proxy sent SIGTERM, then SIGKILL %s later", grace)
+	case by.term:
+		who = "jig proxy sent SIGTERM"
+	case len(by.passed) > 0:
+		who = "jig proxy passed on the " + strings.Join(by.passed, ", ") + " it received"
+	case by.stdin:
+		who = "the client closed its stdin"
+	case signalled:
+		who = "nobody through jig signalled it: another process ended it, or it ended itself"
+	default:
+		who = "on its own: the client had not closed its stdin"
 	}
-	return ps.ExitCode(), fmt.Sprintf("server exited: exit status %d", ps.ExitCode())
+	return code, frames.ServerExitedNote + ": " + how + " (" + who + ")"
+}
+
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	}
+	return sig.String()
 }
 
 // pump copies src to dst chunk by chunk as the bytes arrive, queuing each

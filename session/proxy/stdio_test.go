@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -223,7 +224,10 @@ func TestStdioProxyExitStatusAndStderr(t *testing.T) {
 	rec := readRecording(t, recording)
 	var kinds []string
 	for _, f := range rec.Frames {
-		kinds = append(kinds, string(f.Kind)+" "+string(f.Raw)+f.Note)
+		// Who ended it depends on whether the client's empty stdin
+		// ended first: TestStdioProxySaysWhoEndedTheServer holds that.
+		note, _, _ := strings.Cut(f.Note, " (")
+		kinds = append(kinds, string(f.Kind)+" "+string(f.Raw)+note)
 	}
 	want := []string{"stderr fatal: no database", `notification {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error"}}`, "transport server exited: exit status 7"}
 	if d := cmp.Diff(want, kinds, cmpSorted()); d != "" {
@@ -256,9 +260,67 @@ func TestStdioProxyPassesSIGTERM(t *testing.T) {
 		t.Errorf("stderr = %q, want the server's goodbye", stderr.String())
 	}
 	rec := readRecording(t, recording)
-	if last := rec.Frames[len(rec.Frames)-1]; last.Note != "server exited: exit status 42" {
+	if last := rec.Frames[len(rec.Frames)-1]; last.Note != "server exited: exit status 42 (jig proxy passed on the SIGTERM it received)" {
 		t.Errorf("last frame note = %q", last.Note)
 	}
+}
+
+// The proxy's recording says who ended the server, worded as jig's own
+// sessions say it: the client closing its stdin (server-memory exits on
+// EOF), a signal the proxy received and passed on (server-everything dies
+// of it: it said "killed by terminated"), or nobody the proxy knows of.
+func TestStdioProxySaysWhoEndedTheServer(t *testing.T) {
+	for _, tt := range []struct {
+		name, peer string
+		signal     bool
+		want       string
+	}{
+		{name: "client closed stdin", peer: peers.MemoryNew, want: "server exited: exit status 0 (the client closed its stdin)"},
+		{name: "SIGTERM passed on", peer: peers.Everything, signal: true, want: "server exited: signal: terminated (jig proxy passed on the SIGTERM it received)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			node := peers.Node(t, tt.peer, "stdio")
+			env, recording := proxyEnv(t, "", node...)
+			cmd := command(t, env, self(t))
+			cmd.Env = append(cmd.Env, "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.json"))
+			stdin, _ := cmd.StdinPipe()
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// One answered ping: the server is up and reading.
+			io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+			if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.Contains(line, `"id":1`) {
+				t.Fatalf("ping through the proxy: %q %v\n%s", line, err, stderr.String())
+			}
+			if tt.signal {
+				cmd.Process.Signal(syscall.SIGTERM)
+			} else {
+				stdin.Close()
+			}
+			go io.Copy(io.Discard, out)
+			cmd.Wait()
+			rec := readRecording(t, recording)
+			if last := rec.Frames[len(rec.Frames)-1]; last.Note != tt.want {
+				t.Errorf("the last frame says %q, want %q", last.Note, tt.want)
+			}
+			if tt.signal && !strings.Contains(noteList(rec), "jig proxy received SIGTERM and passed it on to the server") {
+				t.Errorf("the recording does not say the proxy passed SIGTERM on:\n%s", noteList(rec))
+			}
+		})
+	}
+}
+
+func noteList(rec *frames.Transcript) string {
+	var b strings.Builder
+	for _, f := range rec.Frames {
+		if f.Kind == frames.KindTransport {
+			b.WriteString(f.Note + "\n")
+		}
+	}
+	return b.String()
 }
 
 // TestSIGKILLLeavesAReadableRecording kills the proxy mid-stream: every
