@@ -95,9 +95,15 @@ func BenchmarkHTTPToolsCall(b *testing.B) {
 func goClients(b *testing.B, url string, ok func(i int, res *mcp.CallToolResult) bool) {
 	const clients = 8
 	sessions := make([]*mcp.ClientSession, clients)
+	// One keep-alive connection per client: the default transport keeps 2
+	// idle connections per host, so 8 clients would connect anew for most
+	// calls, and the figure would be of TCP set-up.
+	tr := &http.Transport{MaxIdleConnsPerHost: clients}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: tr}
 	for i := range sessions {
 		c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true}, nil)
+		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true, HTTPClient: hc}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -239,7 +245,11 @@ func serveHTTP(dir string) error {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", s.HTTPHandler())
+	h := s.HTTPHandler()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		h.ServeHTTP(w, r)
+	})
 	mux.HandleFunc("/cost", func(w http.ResponseWriter, _ *http.Request) {
 		json.NewEncoder(w).Encode(ownCost())
 	})
@@ -247,17 +257,21 @@ func serveHTTP(dir string) error {
 	return http.Serve(ln, mux)
 }
 
+// served counts the HTTP requests the mock process answered.
+var served atomic.Int64
+
 // cost is what a process has spent so far.
 type cost struct {
-	CPU    time.Duration // user + system
-	Allocs uint64        // heap objects allocated
-	Bytes  uint64        // heap bytes allocated
+	CPU      time.Duration // user + system
+	Allocs   uint64        // heap objects allocated
+	Bytes    uint64        // heap bytes allocated
+	Requests int64         // HTTP requests served
 }
 
 func ownCost() cost {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return cost{CPU: cpuTime(), Allocs: ms.Mallocs, Bytes: ms.TotalAlloc}
+	return cost{CPU: cpuTime(), Allocs: ms.Mallocs, Bytes: ms.TotalAlloc, Requests: served.Load()}
 }
 
 // mockProcess starts the test binary as a mock server of dir (serveHTTP)
@@ -328,4 +342,5 @@ func measure(b *testing.B, costNow func() cost, load func()) {
 	b.ReportMetric(float64(after.Allocs-before.Allocs)/n, "mock-allocs/call")
 	b.ReportMetric(float64(after.Bytes-before.Bytes)/n, "mock-B/call")
 	b.ReportMetric(float64((selfAfter-self).Microseconds())/n, "client-cpu-µs/call")
+	b.ReportMetric(float64(after.Requests-before.Requests)/n, "http-requests/call")
 }
