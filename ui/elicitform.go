@@ -215,6 +215,11 @@ func (f *elicitForm) typed(msg tea.Msg) bool {
 	}
 	switch k.String() {
 	case "space", " ", "right":
+		if fl.choice < 0 && fl.kind == "boolean" {
+			// An unset checkbox reads as unticked: space ticks it.
+			fl.choice = 1
+			break
+		}
 		fl.choice = (fl.choice + 1) % len(fl.choices)
 	case "left":
 		fl.choice = (fl.choice - 1 + len(fl.choices)) % len(fl.choices)
