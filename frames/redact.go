@@ -86,7 +86,7 @@ var tokenRules = sync.OnceValue(func() []tokenRule {
 			literalStarts(true, "bearer", "basic"), true),
 		newTokenRule("jwt", `\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}`, 0, []string{"eyj"},
 			literalStarts(false, "eyJ"), false),
-		newTokenRule("github-token", `\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`, 0, []string{"gh", "github_pat_"},
+		newTokenRule("github-token", `\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})`, 0, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 			literalStarts(false, "gh", "github_pat_"), false),
 		newTokenRule("api-key", `\b(?:sk|pk|rk)-[A-Za-z0-9_-]{20,}`, 0, []string{"sk-", "pk-", "rk-"},
 			literalStarts(false, "sk-", "pk-", "rk-"), false),

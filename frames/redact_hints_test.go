@@ -42,7 +42,15 @@ func TestHintIndexIsContains(t *testing.T) {
 		}
 		texts = append(texts, string(b))
 	}
+	alnum := strings.Repeat("a1B2c3D4e5", 4)
+	for _, secret := range []string{"ghp_" + alnum, "gho_" + alnum, "ghu_" + alnum, "ghs_" + alnum, "ghr_" + alnum, "github_pat_" + alnum,
+		"sk-" + alnum, "pk-" + alnum, "rk-" + alnum, "xoxb-" + alnum, "AKIA" + strings.ToUpper(alnum[:16]), "eyJ" + alnum + ".eyJ" + alnum + "." + alnum,
+		"Bearer " + alnum, "basic " + alnum, `"api_key": "` + alnum + `"`, `"Authorization":"x"`, "?token=" + alnum, "--password=" + alnum,
+		"https://user:" + alnum + "@host/", `{"x":"` + strings.Repeat("iVBORw0KGgo", 30) + `ghp_` + alnum + `"}`} {
+		texts = append(texts, secret, " "+secret+" ", `"`+secret+`"`)
+	}
 	rules := tokenRules()
+	matched := 0
 	for _, text := range texts {
 		b := []byte(text)
 		present := x.present(b)
@@ -57,7 +65,16 @@ func TestHintIndexIsContains(t *testing.T) {
 			if got, want := x.mayMatch(i, present), rules[i].mayMatch(b, bigramsOf(b), &l); got != want {
 				t.Errorf("%q: rule %s may match %v by the index, %v by its hints", text, rules[i].name, got, want)
 			}
+			if rules[i].re().Match(b) {
+				matched++
+				if !x.mayMatch(i, present) {
+					t.Errorf("%q: rule %s's regexp matches, but its hints rule it out", text, rules[i].name)
+				}
+			}
 		}
+	}
+	if matched < 50 {
+		t.Errorf("only %d texts matched a rule: the hints' soundness was hardly tried", matched)
 	}
 }
 
