@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"sync"
 )
@@ -69,7 +70,7 @@ type NotAnsweredError struct {
 }
 
 func (e *NotAnsweredError) Error() string {
-	return fmt.Sprintf("%s: not delivered: the server did not answer (%v); is it still running?", e.Method, e.Err)
+	return fmt.Sprintf("%s: not delivered: the server did not answer (%v); is it running?", e.Method, e.Err)
 }
 
 func (e *NotAnsweredError) Unwrap() error { return e.Err }
@@ -87,6 +88,10 @@ func unanswered(err error) (*url.Error, bool) {
 // reachWhy is what the header says about a failed round trip: the
 // network's reason without Go's "Post \"URL\": " (the URL is on screen).
 func reachWhy(err error) string {
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Err != nil {
+		return oe.Err.Error() // "connect: connection refused"
+	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err

@@ -274,9 +274,9 @@ func (h *header) plainSecond() string {
 	case stateFailed:
 		return h.st.muted.Render("the server did not start or answer; r retries, 4 shows the frames")
 	case stateGone:
-		return h.st.warnText.Render("✗ "+h.gone) + h.st.muted.Render(" · nothing more can be sent · r reconnects (a new session; what is on screen stays)")
+		return h.st.warnText.Render("✗ "+h.gone) + h.st.muted.Render(" · r reconnects · nothing more can be sent (a new session; what is on screen stays)")
 	case stateNotAnswering:
-		return h.st.warnText.Render("✗ the server did not answer: "+h.gone) + h.st.muted.Render(" · requests fail until it does · r reconnects (a new session; what is on screen stays)")
+		return h.st.warnText.Render("✗ the server did not answer ("+h.gone+")") + h.st.muted.Render(" · r reconnects · requests fail until it answers (a new session; what is on screen stays)")
 	case stateConnecting:
 		return h.st.muted.Render("starting the server and performing the handshake…")
 	}
