@@ -94,6 +94,18 @@ func newOpenCmd(st *streams, runF runFunc[openOptions]) *cobra.Command {
 	return cmd
 }
 
+// openRecording opens what jig open shows, or says what to open instead.
+func openRecording(file string) (*importer.File, error) {
+	f, err := importer.Open(file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, usageErr("open %s: no such file (jig sessions lists the recordings; jig open with no FILE picks one)", file)
+	case err != nil:
+		return nil, usageErr("open %s: %v", file, err)
+	}
+	return f, nil
+}
+
 func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	red, err := runRedactor(st, o.secretEnv) // --text prints through it too
 	if err != nil {
@@ -104,12 +116,9 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 			return err
 		}
 	}
-	f, err := importer.Open(o.file)
+	f, err := openRecording(o.file)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return usageErr("open %s: no such file (jig sessions lists the recordings; jig open with no FILE picks one)", o.file)
-		}
-		return usageErr("open %s: %v", o.file, err)
+		return err
 	}
 	defer f.Close()
 	for _, w := range f.Warnings {
