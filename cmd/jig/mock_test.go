@@ -32,6 +32,20 @@ func TestMockReplayGreen(t *testing.T) {
 	}
 }
 
+// The same over Streamable HTTP: jig replay's era probe carries a session id
+// no 2026-07-28 server knows (the era has none), and the mock of 2026-07-28
+// fixtures refused it with 404, so the replay fell to "not run: the server
+// does not speak 2026-07-28".
+func TestMockListenReplayGreen(t *testing.T) {
+	dir := pinDemo(t)
+	m := startMock(t, "mock", dir, "--no-record", "--listen", "127.0.0.1:0")
+	code, stdout, stderr := jig(t, "", "replay", dir, "--url", m.url)
+	if code != 0 || !strings.Contains(stdout, "3 scenarios: 3 ok") {
+		t.Fatalf("jig replay against jig mock --listen: exit %d\n%s%s", code, stdout, stderr)
+	}
+	m.stop(t)
+}
+
 // --strict fails the run when a request matched nothing; the near-miss
 // answer names the closest fixture; --report lists the miss and the unused
 // fixtures.

@@ -158,6 +158,11 @@ func (h *httpHandler) conn(r *http.Request, body []byte) (*Conn, string, int) {
 		h.mu.Lock()
 		c := h.sessions[id]
 		h.mu.Unlock()
+		if c == nil && statelessRequest(body) {
+			// The 2026-07-28 era has no sessions: its servers ignore the
+			// header (jig's own era probe carries one no server knows).
+			return h.stateless(r, body), "", 0
+		}
 		if c == nil {
 			return nil, "", http.StatusNotFound
 		}
@@ -172,6 +177,15 @@ func (h *httpHandler) conn(r *http.Request, body []byte) (*Conn, string, int) {
 		return c, id, 0
 	}
 	return h.stateless(r, body), "", 0
+}
+
+// statelessRequest reports whether body is a 2026-07-28 era request: a
+// server/discover, or a message whose _meta names its protocol version.
+func statelessRequest(body []byte) bool {
+	if s, e, ok := frames.MemberSpan(body, "method"); ok && string(body[s:e]) == `"server/discover"` {
+		return true
+	}
+	return bytes.Contains(body, []byte(`"io.modelcontextprotocol/protocolVersion"`))
 }
 
 // maxStatelessClients bounds how many 2026-07-28 clients get sequences of
