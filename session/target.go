@@ -260,7 +260,7 @@ func (t Target) Secrets() []string {
 	out := append(urlSecrets(t.URL), commandSecrets(t.Command)...)
 	if t.Transport == TransportStdio || t.Transport == TransportDemo {
 		for _, kv := range os.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok && secretVarName(k) && !pathLike(v) {
+			if k, v, ok := strings.Cut(kv, "="); ok && frames.SecretVarName(k) && !pathLike(v) {
 				out = append(out, v)
 			}
 		}
@@ -297,54 +297,6 @@ func (t Target) Secrets() []string {
 		}
 	}
 	return out
-}
-
-// secretVarName reports whether an environment variable's name says its
-// value is a credential: GITHUB_TOKEN, OPENAI_API_KEY, DATABASE_PASSWORD,
-// STRIPE_KEY. It is the case-insensitive match of
-// token|secret|passw|api_?key|apikey|private_?key|credential|access_?key|(^|_)key($|_)|(^|_)auth($|_)
-// written out (TestSecretVarNameIsTheRegexp holds them equal): a regexp run
-// over every variable of the environment cost ~0.8 ms of each run.
-func secretVarName(name string) bool {
-	l := foldName(name)
-	for _, s := range [...]string{"token", "secret", "passw", "apikey", "api_key", "privatekey", "private_key", "credential", "accesskey", "access_key"} {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	for w := range strings.SplitSeq(l, "_") {
-		if w == "key" || w == "auth" {
-			return true
-		}
-	}
-	return false
-}
-
-// foldName lower-cases ASCII letters and maps the two other runes that
-// case-fold to ASCII letters (U+212A KELVIN SIGN to k, U+017F LONG S to s),
-// as regexp's (?i) does.
-func foldName(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 || 'A' <= s[i] && s[i] <= 'Z' {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		switch {
-		case 'A' <= r && r <= 'Z':
-			return r + 'a' - 'A'
-		case r == '\u212a':
-			return 'k'
-		case r == '\u017f':
-			return 's'
-		}
-		return r
-	}, s)
 }
 
 // pathLike reports whether an environment value is a path (SSH_AUTH_SOCK),

@@ -87,6 +87,28 @@ func TestPlantedEnvSecretFromGetEnvReachesNoFile(t *testing.T) {
 	mustNotContain(t, secret, files)
 }
 
+// A database password in the environment the server inherits, under the
+// names database clients read it from (DB_PASS, MYSQL_PWD, not only
+// *PASSWORD*), is a secret: server-everything's get-env dumped DB_PASS
+// into the pinned fixture in plain text.
+func TestInheritedPasswordVariablesReachNoFile(t *testing.T) {
+	secrets := map[string]string{"DB_PASS": "plainpass123-db", "MYSQL_PWD": "mysqlpwd456-db", "SSH_PASSPHRASE": "phrase789-db"}
+	for k, v := range secrets {
+		t.Setenv(k, v)
+	}
+	dir := t.TempDir()
+	rec, fix := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "env.json")
+	code, out, errOut := jig(t, "", append([]string{"call", "get-env", "--record", rec, "--pin", fix}, serverEverything(t)...)...)
+	if code != exitOK || !strings.Contains(out, "DB_PASS") {
+		t.Fatalf("exit %d (get-env must list DB_PASS, or the test proves nothing)\n%s\n%s", code, out, errOut)
+	}
+	files := readAll(t, rec, fix)
+	files["stdout"], files["stderr"] = out, errOut
+	for _, v := range secrets {
+		mustNotContain(t, v, files)
+	}
+}
+
 // Secrets planted everywhere a real run puts them — a header and a URL
 // query string given as references, the environment jig and the server
 // share (token-shaped and not), an argument, and results that echo all of
