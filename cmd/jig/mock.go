@@ -193,6 +193,18 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 		return usageErr("%v", err)
 	}
 	fmt.Fprintf(st.err, "jig mock: serving %s (%s, %s) over %s\n", describeBook(book), book.ServerName(), book.ServerVersion(), mode)
+	if all, cancelled := book.Unanswered(); all > 0 {
+		var which []string
+		for _, ex := range book.Exchanges() {
+			if ex.Reply == nil && len(which) < 3 {
+				which = append(which, ex.Source+" "+reqName(ex.Method, ex.Name))
+			}
+		}
+		if all > len(which) {
+			which = append(which, fmt.Sprintf("and %d more", all-len(which)))
+		}
+		fmt.Fprintf(st.err, "jig mock: of them %s: never answered (%s)\n", unansweredCounts(all, cancelled), strings.Join(which, ", "))
+	}
 	var runErr error
 	if o.listen != "" {
 		runErr = serveMockHTTP(ctx, srv, o.listen, o.transport == "sse", st)
@@ -267,23 +279,24 @@ func serveMockHTTP(ctx context.Context, srv *mock.Server, addr string, sse bool,
 	return nil
 }
 
-// summarizeMock tells stderr what was missed and left unused.
+// summarizeMock tells stderr what was missed and left unused. The counts
+// add up: every recorded exchange is used, unused or one that has no
+// answer to serve.
 func summarizeMock(st *streams, rep mock.Report) {
-	fmt.Fprintf(st.err, "jig mock: served %s; %s unused; %s matched nothing\n", frames.Count(rep.Served, "answer"), frames.Count(len(rep.Unused), "recorded exchange"), frames.Count(len(rep.Misses), "request"))
+	parts := []string{fmt.Sprintf("%d used", rep.Used), fmt.Sprintf("%d unused", len(rep.Unused))}
+	if n := len(rep.Unanswered); n > 0 {
+		parts = append(parts, unansweredPhrase(rep.Unanswered)+": not served")
+	}
+	fmt.Fprintf(st.err, "jig mock: served %s; %s: %s; %s matched nothing\n", frames.Count(rep.Served, "answer"), frames.Count(rep.Exchanges, "recorded exchange"), strings.Join(parts, ", "), frames.Count(len(rep.Misses), "request"))
 	for _, m := range rep.Misses {
-		what := m.Method
-		if m.Name != "" {
-			what += " " + m.Name
+		line := fmt.Sprintf("  missed: %s %s (%d×)", reqName(m.Method, m.Name), frames.CompactString(m.Params), m.Count)
+		if m.Unknown {
+			line += "; " + m.Unrecorded()
 		}
-		line := fmt.Sprintf("  missed: %s %s (%d×)", what, frames.CompactString(m.Params), m.Count)
 		if len(m.Closest) > 0 {
 			line += "; closest " + m.Closest[0].Source
-			for i, d := range m.Closest[0].Differences {
-				if i == 3 {
-					line += ", …"
-					break
-				}
-				line += ", differs at " + d.Path
+			if d := m.Closest[0].Differences; len(d) > 0 {
+				line += " (" + mock.Describe(d, 3) + ")"
 			}
 		}
 		fmt.Fprintln(st.err, line)
@@ -293,11 +306,53 @@ func summarizeMock(st *streams, rep mock.Report) {
 			fmt.Fprintf(st.err, "  … and %d more unused (--report json=FILE lists them all)\n", len(rep.Unused)-i)
 			break
 		}
-		fmt.Fprintf(st.err, "  unused: %s (%s %s)\n", u.Source, u.Method, u.Name)
+		fmt.Fprintf(st.err, "  unused: %s (%s)\n", u.Source, reqName(u.Method, u.Name))
+	}
+	for i, u := range rep.Unanswered {
+		if i == 20 {
+			fmt.Fprintf(st.err, "  … and %d more not served (--report json=FILE lists them all)\n", len(rep.Unanswered)-i)
+			break
+		}
+		fmt.Fprintf(st.err, "  not served: %s (%s): %s\n", u.Source, reqName(u.Method, u.Name), u.Why)
 	}
 	for _, f := range rep.Faults {
 		fmt.Fprintf(st.err, "  injected %s: %d×\n", f.Spec, f.Fired)
 	}
+}
+
+// reqName is a request's method and, when it has one, its name.
+func reqName(method, name string) string {
+	if name == "" {
+		return method
+	}
+	return method + " " + name
+}
+
+// unansweredPhrase says what the recorded calls with no answer are: "1
+// recorded call was cancelled before its answer", "2 recorded calls got no
+// answer (1 cancelled, 1 the recording ends first)".
+func unansweredPhrase(us []mock.Unused) string {
+	cancelled := 0
+	for _, u := range us {
+		if strings.Contains(u.Why, "cancelled") {
+			cancelled++
+		}
+	}
+	return unansweredCounts(len(us), cancelled)
+}
+
+func unansweredCounts(all, cancelled int) string {
+	switch {
+	case cancelled == all && all == 1:
+		return "1 recorded call was cancelled before its answer"
+	case cancelled == all:
+		return fmt.Sprintf("%d recorded calls were cancelled before their answers", all)
+	case cancelled == 0 && all == 1:
+		return "1 recorded call got no answer before the recording ends"
+	case cancelled == 0:
+		return fmt.Sprintf("%d recorded calls got no answer before the recording ends", all)
+	}
+	return fmt.Sprintf("%s got no answer (%d cancelled, %d the recording ends first)", frames.Count(all, "recorded call"), cancelled, all-cancelled)
 }
 
 // writeMockReport writes the report redacted, atomically: a file already

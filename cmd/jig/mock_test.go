@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -132,7 +134,7 @@ func TestMockListen(t *testing.T) {
 				tr = &mcp.SSEClientTransport{Endpoint: m.url}
 			}
 			callOrder(t, tr, "")
-			if rest := m.stop(t); !strings.Contains(rest, "served 1 answer; 2 recorded exchanges unused") {
+			if rest := m.stop(t); !strings.Contains(rest, "served 1 answer; 3 recorded exchanges: 1 used, 2 unused; 0 requests matched nothing") {
 				t.Errorf("the summary at exit:\n%s", rest)
 			}
 		})
@@ -375,5 +377,57 @@ func TestMockSaysARecordedCancelledCallHoldsOpen(t *testing.T) {
 	code, _, stderr = jig(t, "", append([]string{"call", "trigger-long-running-operation", "--args", args, "--cancel-after", "3s", "--frames", "--"}, jigCommand("mock", "--no-record", rec)...)...)
 	if code != exitCancelled || !strings.Contains(stderr, "a call that got no answer (its client cancelled it)") {
 		t.Errorf("against the mock: exit %d, want %d with the mock's notice on its stderr\n%s", code, exitCancelled, stderr)
+	}
+}
+
+// Every recorded exchange is counted once at exit — used, unused, or a
+// recorded call with no answer to serve, said as such (a call the recorded
+// client cancelled was in the "serving N" count but neither used nor
+// unused) — and a missed request's closest says recorded and sent values.
+// A real go-sdk client against a recording of server-everything.
+func TestMockCountsAddUp(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	server := peers.Node(t, peers.Everything, "stdio")
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "cancelled.jsonl")
+	code, _, stderr := jig(t, "", append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":10,"steps":2}`, "--cancel-after", "1s", "--record", rec, "--"}, server...)...)
+	if code != exitCancelled {
+		t.Fatalf("recording the cancelled call: exit %d\n%s", code, stderr)
+	}
+	echo := filepath.Join(dir, "echo.jsonl")
+	if code, _, stderr := jig(t, "", append([]string{"call", "echo", "--args", `{"message":"one"}`, "--record", echo, "--"}, server...)...); code != 0 {
+		t.Fatalf("recording echo: exit %d\n%s", code, stderr)
+	}
+	m := startMock(t, "mock", rec, echo, "--no-record", "--listen", "127.0.0.1:0")
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: m.url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "one"}}); err != nil {
+		t.Fatalf("the recorded echo: %v", err)
+	}
+	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "two"}})
+	if err == nil || !strings.Contains(err.Error(), `/arguments/message: recorded "one", sent "two"`) {
+		t.Errorf("echo two: %v, want a near miss naming the recorded and the sent message", err)
+	}
+	cs.Close()
+	rest := m.stop(t)
+	sum := regexp.MustCompile(`(\d+) recorded exchanges: (\d+) used, (\d+) unused, 1 recorded call was cancelled before its answer: not served`).FindStringSubmatch(rest)
+	if sum == nil {
+		t.Fatalf("the summary does not account for the cancelled call:\n%s", rest)
+	}
+	n := func(s string) int { v, _ := strconv.Atoi(s); return v }
+	if n(sum[1]) != n(sum[2])+n(sum[3])+1 {
+		t.Errorf("%s exchanges ≠ %s used + %s unused + 1 not served:\n%s", sum[1], sum[2], sum[3], rest)
+	}
+	for _, want := range []string{
+		"not served: " + rec + "#",
+		"(tools/call trigger-long-running-operation): its client cancelled it before its answer",
+		`missed: tools/call echo {"name":"echo","arguments":{"message":"two"}} (1×); closest ` + echo + `#`,
+		`(/arguments/message: recorded "one", sent "two")`,
+	} {
+		if !strings.Contains(rest, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, rest)
+		}
 	}
 }

@@ -87,8 +87,11 @@ type Exchange struct {
 	// the request, or a subscription stayed open to the end).
 	Reply *Reply
 	// Flow is what the server sent between the request and its answer.
-	Flow  []Event
-	index int
+	Flow []Event
+	// Cancelled says the recorded client cancelled the request before it
+	// was answered (a notifications/cancelled named it).
+	Cancelled bool
+	index     int
 }
 
 // A Reply is a recorded response message. The id is replaced on serving;
@@ -333,11 +336,21 @@ func (b *Book) Fill(values map[string]string) {
 // A Report is what a mock server served: the exchanges never asked for,
 // the requests nothing matched, and the faults injected.
 type Report struct {
-	Sources []string   `json:"sources"`
-	Served  int        `json:"served"`
-	Unused  []Unused   `json:"unused"`
-	Misses  []*Miss    `json:"misses"`
-	Faults  []Injected `json:"faults,omitempty"`
+	Sources []string `json:"sources"`
+	// Served is how many recorded answers were served (an exchange may be
+	// served many times; a handshake answered from the recorded server's
+	// self-description is not one).
+	Served int `json:"served"`
+	// Exchanges is how many exchanges were recorded: Used + len(Unused) +
+	// len(Unanswered).
+	Exchanges int      `json:"exchanges"`
+	Used      int      `json:"used"`
+	Unused    []Unused `json:"unused"`
+	// Unanswered are the recorded calls that got no answer, which no
+	// client asked for: there is nothing in them to serve.
+	Unanswered []Unused   `json:"unanswered"`
+	Misses     []*Miss    `json:"misses"`
+	Faults     []Injected `json:"faults,omitempty"`
 }
 
 // Unused is a recorded exchange no client asked for.
@@ -345,6 +358,30 @@ type Unused struct {
 	Source string `json:"source"`
 	Method string `json:"method"`
 	Name   string `json:"name,omitempty"`
+	// Why says why a call in Unanswered has no answer.
+	Why string `json:"why,omitempty"`
+}
+
+// Unanswered says why a recorded call has no answer.
+func (ex *Exchange) unanswered() string {
+	if ex.Cancelled {
+		return "its client cancelled it before its answer"
+	}
+	return "the recording ends before its answer"
+}
+
+// Unanswered counts the recorded calls that got no answer, and of them
+// the ones their client cancelled.
+func (b *Book) Unanswered() (all, cancelled int) {
+	for _, ex := range b.all {
+		if ex.Reply == nil {
+			all++
+			if ex.Cancelled {
+				cancelled++
+			}
+		}
+	}
+	return all, cancelled
 }
 
 // Injected is how often a fault fired.
@@ -357,13 +394,25 @@ type Injected struct {
 func (s *Server) Report() Report {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := Report{Sources: s.book.Sources, Unused: []Unused{}, Misses: append([]*Miss{}, s.misses...)}
+	r := Report{Sources: s.book.Sources, Exchanges: len(s.book.all), Unused: []Unused{}, Unanswered: []Unused{}, Misses: append([]*Miss{}, s.misses...)}
+	// The recorded handshakes are the face every handshake is answered
+	// from: used once a client shook hands, either way.
+	shook := false
+	for i, ex := range s.book.all {
+		shook = shook || len(s.handshakes) > 0 || (handshake(ex.Method) && s.served[i] > 0)
+	}
 	for i, ex := range s.book.all {
 		r.Served += s.served[i]
-		if s.served[i] > 0 || ex.Reply == nil || handshake(ex.Method) {
-			continue
+		u := Unused{Source: ex.Source, Method: ex.Method, Name: ex.Name}
+		switch {
+		case s.served[i] > 0, handshake(ex.Method) && shook:
+			r.Used++
+		case ex.Reply == nil:
+			u.Why = ex.unanswered()
+			r.Unanswered = append(r.Unanswered, u)
+		default:
+			r.Unused = append(r.Unused, u)
 		}
-		r.Unused = append(r.Unused, Unused{Source: ex.Source, Method: ex.Method, Name: ex.Name})
 	}
 	for i, f := range s.opts.Faults {
 		r.Faults = append(r.Faults, Injected{Spec: f.Spec, Fired: s.faults[i]})
@@ -372,7 +421,7 @@ func (s *Server) Report() Report {
 }
 
 // handshake methods are answered from the recorded server's face, never
-// matched, so they are never unused.
+// matched: a recorded handshake is used when a client shook hands so.
 func handshake(method string) bool {
 	return method == "initialize" || method == "server/discover" || method == "ping" || strings.HasPrefix(method, "notifications/")
 }

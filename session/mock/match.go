@@ -117,11 +117,15 @@ func (ex *Exchange) fixture() *fixture.Fixture {
 // A Miss is a request nothing recorded answers, with the recorded requests
 // closest to it.
 type Miss struct {
-	Method  string          `json:"method"`
-	Name    string          `json:"name,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Reason  string          `json:"reason,omitempty"`
-	Closest []Near          `json:"closest,omitempty"`
+	Method string          `json:"method"`
+	Name   string          `json:"name,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Reason string          `json:"reason,omitempty"`
+	// Unknown says nothing recorded names the tool, prompt or resource at
+	// all; Recorded are the ones recorded.
+	Unknown  bool     `json:"unknown,omitempty"`
+	Recorded []string `json:"recorded,omitempty"`
+	Closest  []Near   `json:"closest,omitempty"`
 	// Count is how many times it was asked; At when first.
 	Count int       `json:"count"`
 	At    time.Time `json:"at"`
@@ -151,6 +155,17 @@ const maxNear = 3
 // fields that differ.
 func (s *Server) nearMiss(in *incoming, name string) *Miss {
 	m := &Miss{Method: in.method, Name: name, Params: in.params}
+	if _, ok := namedKinds[in.method]; ok && name != "" && len(answered(s.book.byName[in.method+"\x00"+name])) == 0 {
+		m.Unknown = true
+		seen := map[string]bool{}
+		for _, ex := range answered(s.book.byMethod[in.method]) {
+			if ex.Name != "" && !seen[ex.Name] {
+				seen[ex.Name] = true
+				m.Recorded = append(m.Recorded, ex.Name)
+			}
+		}
+		sort.Strings(m.Recorded)
+	}
 	type scored struct {
 		near  Near
 		score int
@@ -198,19 +213,56 @@ func (m *Miss) message(id string) []byte {
 	case len(m.Closest) == 0:
 		code = -32601
 		msg = "Method not found: jig mock has no recorded " + m.Method
+	case m.Unknown:
+		msg = "jig mock: " + m.Unrecorded() // the data still ranks the others' calls
 	default:
 		msg += "; closest: " + m.Closest[0].Source
 		if d := m.Closest[0].Differences; len(d) > 0 {
-			msg += " (" + d[0].describe()
-			if len(d) > 1 {
-				msg += fmt.Sprintf(", and %d more", len(d)-1)
-			}
-			msg += ")"
+			msg += " (" + Describe(d, 3) + ")"
 		}
 	}
 	return errorMessage(id, code, msg, struct {
 		Closest []Near `json:"closest,omitempty"`
 	}{m.Closest})
+}
+
+// namedKinds say, per method, what its name names: a request for a name
+// nothing recorded is told so before any near miss.
+var namedKinds = map[string][2]string{
+	"tools/call":     {"call of tool", "tools"},
+	"prompts/get":    {"get of prompt", "prompts"},
+	"resources/read": {"read of resource", "resources"},
+}
+
+// Unrecorded says that nothing recorded names the request's tool, prompt
+// or resource, and what was recorded: "no recorded call of tool
+// cancel_order; recorded tools: echo, get_report".
+func (m *Miss) Unrecorded() string {
+	k := namedKinds[m.Method]
+	out := fmt.Sprintf("no recorded %s %s", k[0], m.Name)
+	if len(m.Recorded) == 0 {
+		return out + "; no " + k[1] + " recorded"
+	}
+	names := m.Recorded
+	more := ""
+	if len(names) > 20 {
+		names, more = names[:20], fmt.Sprintf(" and %d more", len(names)-20)
+	}
+	return out + "; recorded " + k[1] + ": " + strings.Join(names, ", ") + more
+}
+
+// Describe says up to max differences in words, each with its recorded
+// and its sent value, then how many more there are.
+func Describe(d []Difference, max int) string {
+	var parts []string
+	for i, x := range d {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("and %d more", len(d)-max))
+			break
+		}
+		parts = append(parts, x.describe())
+	}
+	return strings.Join(parts, "; ")
 }
 
 // describe is one difference in words: "/arguments/since: recorded

@@ -219,6 +219,16 @@ func TestNearMiss(t *testing.T) {
 			if len(rep.Misses) != 1 || rep.Misses[0].Name != "search_orders" || len(rep.Misses[0].Closest) == 0 || rep.Misses[0].Closest[0].Source != filepath.Join(demoFixtures, "search.json") {
 				t.Errorf("report misses = %+v", rep.Misses)
 			}
+			// A tool nothing recorded is said to be one first, with the
+			// tools recorded; a fixture of another tool is no "closest".
+			_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "cancel_order", Arguments: map[string]any{"order_id": "ord-1"}})
+			if err == nil || !strings.Contains(err.Error(), "jig mock: no recorded call of tool cancel_order; recorded tools: echo, get_report, search_order, search_orders") || strings.Contains(err.Error(), "closest") || strings.Contains(err.Error(), "and 1 more") {
+				t.Errorf("an unrecorded tool: %v", err)
+			}
+			rep = s.Report()
+			if len(rep.Misses) != 2 || !rep.Misses[1].Unknown {
+				t.Errorf("report misses = %+v, want the unrecorded tool marked unknown", rep.Misses)
+			}
 			// The other three were never asked for.
 			if len(rep.Unused) != 4 {
 				t.Errorf("unused = %+v, want all four fixtures", rep.Unused)
@@ -534,7 +544,7 @@ func TestBadInputStdio(t *testing.T) {
 	for _, want := range []string{
 		`"id":null,"error":{"code":-32700,"message":"jig mock: the message is not JSON-RPC`,
 		`"id":2,"error":{"code":-32601,"message":"Method not found: jig mock has no recorded no/such/method"`,
-		`"id":3,"error":{"code":-32602,"message":"jig mock: no recorded tools/call nope matches this request; closest: `,
+		`"id":3,"error":{"code":-32602,"message":"jig mock: no recorded call of tool nope; recorded tools: echo, get_report`,
 		`"id":4,"result":{`,
 	} {
 		if !strings.Contains(got, want) {

@@ -32,6 +32,8 @@ func (b *Book) addRecording(path string) error {
 		switch {
 		case f.Dir == frames.ClientToServer && f.Kind == frames.KindRequest:
 			rr.request(i, f)
+		case f.Dir == frames.ClientToServer && f.Kind == frames.KindNotification && f.Method == "notifications/cancelled":
+			rr.cancelled(f)
 		case f.Dir == frames.ServerToClient && f.IsResponse():
 			rr.response(i, f)
 		case f.Dir == frames.ServerToClient && (f.Kind == frames.KindNotification || f.Kind == frames.KindRequest || f.Kind == frames.KindInvalid):
@@ -62,6 +64,18 @@ type recordingReader struct {
 	// states are the requestStates the recorded server handed out in
 	// input_required results: a request that carries one is a retry.
 	states map[string]bool
+	// ids are the client's requests still open, by their id's JSON text.
+	ids map[string]*Exchange
+}
+
+// cancelled marks the open request a client's notifications/cancelled
+// names.
+func (rr *recordingReader) cancelled(f *frames.Frame) {
+	if s, e, ok := frames.MemberSpan(f.Raw, "params", "requestId"); ok {
+		if ex := rr.ids[string(f.Raw[s:e])]; ex != nil && ex.Reply == nil {
+			ex.Cancelled = true
+		}
+	}
 }
 
 func (rr *recordingReader) request(i int, f *frames.Frame) {
@@ -71,6 +85,12 @@ func (rr *recordingReader) request(i int, f *frames.Frame) {
 		return
 	}
 	if ex != nil {
+		if s, e, ok := frames.MemberSpan(f.Raw, "id"); ok {
+			if rr.ids == nil {
+				rr.ids = map[string]*Exchange{}
+			}
+			rr.ids[string(f.Raw[s:e])] = ex
+		}
 		rr.open = append(rr.open, ex)
 		rr.started = append(rr.started, f.Time)
 		rr.byFrame[i] = ex
@@ -103,6 +123,9 @@ func (rr *recordingReader) response(i int, f *frames.Frame) {
 	rr.open = append(rr.open[:k], rr.open[k+1:]...)
 	rr.started = append(rr.started[:k], rr.started[k+1:]...)
 	delete(rr.byFrame, req)
+	if s, e, ok := frames.MemberSpan(f.Raw, "id"); ok && rr.ids[string(f.Raw[s:e])] == ex {
+		delete(rr.ids, string(f.Raw[s:e]))
+	}
 }
 
 // message is what the server sent on its own: part of an open request's

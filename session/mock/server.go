@@ -76,9 +76,12 @@ type Server struct {
 
 	mu     sync.Mutex
 	served []int // times each exchange was served, by index
-	misses []*Miss
-	faults []int // times each fault fired
-	shared *Conn // the 2026-07-28 era's requests, which carry no session
+	// handshakes are the times each handshake method was answered from
+	// the recorded server's face.
+	handshakes map[string]int
+	misses     []*Miss
+	faults     []int // times each fault fired
+	shared     *Conn // the 2026-07-28 era's requests, which carry no session
 }
 
 // New returns a server answering from b.
@@ -97,7 +100,7 @@ func New(b *Book, opts Options) (*Server, error) {
 	if opts.Speed <= 0 {
 		opts.Speed = 1
 	}
-	s := &Server{book: b, opts: opts, served: make([]int, len(b.all)), faults: make([]int, len(opts.Faults))}
+	s := &Server{book: b, opts: opts, served: make([]int, len(b.all)), faults: make([]int, len(opts.Faults)), handshakes: map[string]int{}}
 	s.shared = s.NewConn("")
 	return s, nil
 }
@@ -400,6 +403,7 @@ func (c *Conn) request(ctx context.Context, in *incoming, send Sender) error {
 		}
 		c.mu.Unlock()
 		err := c.reply(send, in, c.srv.book.initializeResult(in.params))
+		c.srv.shookHands(in.method)
 		if first && err == nil {
 			c.startSession()
 		}
@@ -412,6 +416,7 @@ func (c *Conn) request(ctx context.Context, in *incoming, send Sender) error {
 		if !ok {
 			return c.send(send, errorMessage(in.id, jsonrpc.CodeMethodNotFound, "Method not found: the recorded server speaks no 2026-07-28 era (initialize instead)", nil))
 		}
+		c.srv.shookHands(in.method)
 		return c.reply(send, in, res)
 	case "ping":
 		return c.reply(send, in, c.srv.book.plainResult(in.params, nil))
@@ -600,6 +605,13 @@ func errorMessage(id string, code int64, message string, data any) []byte {
 	}{code, message, data}
 	body, _ := json.Marshal(e)
 	return []byte(`{"jsonrpc":"2.0","id":` + id + `,"error":` + string(body) + `}`)
+}
+
+// shookHands counts a handshake answered from the recorded server's face.
+func (s *Server) shookHands(method string) {
+	s.mu.Lock()
+	s.handshakes[method]++
+	s.mu.Unlock()
 }
 
 // Shared is the session of requests that carry none: the 2026-07-28 era's
