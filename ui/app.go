@@ -252,14 +252,47 @@ type statusLine struct {
 type statusBar struct {
 	statusLine
 	said []statusLine
+	// at is when the line was set; notice says the server's doing set it
+	// (setNotice), not the user's.
+	at     time.Time
+	notice bool
 }
+
+// noticeHold is how long what the user's own action said stays on the
+// status line before a notice of the server's may replace it.
+const noticeHold = 5 * time.Second
 
 // setStatus shows text in the footer, redacted: errors quote servers.
 func (m *Model) setStatus(text string, isErr bool) {
-	m.status.statusLine = statusLine{m.env.redact.String(text), isErr}
-	if last := len(m.status.said) - 1; text != "" && (last < 0 || m.status.said[last] != m.status.statusLine) {
+	m.status.at, m.status.notice = time.Now(), false
+	m.say(statusLine{m.env.redact.String(text), isErr})
+}
+
+// setNotice says what the server did on its own (a list_changed
+// re-listing, a resource it says changed). It goes to H at once, and to
+// the status line unless what the user's last action said is still fresh
+// there: server-everything re-lists every few seconds, and each re-listing
+// wiped an error or a completion before it could be read.
+func (m *Model) setNotice(text string) {
+	line := statusLine{m.env.redact.String(text), false}
+	if m.status.text != "" && !m.status.notice && time.Since(m.status.at) < noticeHold {
+		m.remember(line)
+		return
+	}
+	m.status.at, m.status.notice = time.Now(), true
+	m.say(line)
+}
+
+func (m *Model) say(line statusLine) {
+	m.status.statusLine = line
+	m.remember(line)
+}
+
+// remember keeps line for H, once in a row.
+func (m *Model) remember(line statusLine) {
+	if last := len(m.status.said) - 1; line.text != "" && (last < 0 || m.status.said[last] != line) {
 		// A hint gone from the footer is still there with H.
-		m.status.said = append(m.status.said, m.status.statusLine)
+		m.status.said = append(m.status.said, line)
 		if len(m.status.said) > saidMax {
 			m.status.said = m.status.said[len(m.status.said)-saidMax:]
 		}

@@ -50,7 +50,7 @@ func (m *Model) relist(id paneID, reason string) tea.Cmd {
 		return m.relistTemplates(reason)
 	}
 	if reason != "opened" {
-		m.setStatus(fmt.Sprintf("re-listing %s (%s/list on the wire)…", lowerName(id), lowerName(id)), false)
+		m.sayListed(fmt.Sprintf("re-listing %s (%s/list on the wire)…", lowerName(id), lowerName(id)), reason)
 	}
 	if id == panePrompts {
 		m.prompts().startListing()
@@ -67,10 +67,20 @@ func (m *Model) relistTemplates(reason string) tea.Cmd {
 		return nil
 	}
 	if reason != "opened" {
-		m.setStatus("re-listing resource templates (resources/templates/list on the wire)…", false)
+		m.sayListed("re-listing resource templates (resources/templates/list on the wire)…", reason)
 	}
 	m.resources().templates.startListing()
 	return listTemplates(m.ctx, s, m.conn().timeout, reason)
+}
+
+// sayListed says a re-listing finished: a notice when the server asked for
+// it (list_changed), the status line when the user did.
+func (m *Model) sayListed(text, reason string) {
+	if reason == "list_changed" {
+		m.setNotice(text)
+		return
+	}
+	m.setStatus(text, false)
 }
 
 func lowerName(id paneID) string {
@@ -88,7 +98,7 @@ func (m *Model) resourcesListed(msg resourcesListedMsg) tea.Cmd {
 	}
 	r.setResources(msg.raw)
 	if msg.reason != "opened" {
-		m.setStatus("resources re-listed ("+msg.reason+"): "+r.note, false)
+		m.sayListed("resources re-listed ("+msg.reason+"): "+r.note, msg.reason)
 	}
 	m.resize(m.lay.width, m.lay.height)
 	return nil
@@ -102,7 +112,7 @@ func (m *Model) templatesListed(msg templatesListedMsg) tea.Cmd {
 	}
 	r.setTemplates(msg.raw)
 	if msg.reason != "opened" {
-		m.setStatus("resource templates re-listed ("+msg.reason+"): "+r.templates.note, false)
+		m.sayListed("resource templates re-listed ("+msg.reason+"): "+r.templates.note, msg.reason)
 	}
 	m.resize(m.lay.width, m.lay.height)
 	return nil
@@ -116,7 +126,7 @@ func (m *Model) promptsListed(msg promptsListedMsg) tea.Cmd {
 	}
 	p.setPrompts(msg.raw)
 	if msg.reason != "opened" {
-		m.setStatus("prompts re-listed ("+msg.reason+"): "+p.note, false)
+		m.sayListed("prompts re-listed ("+msg.reason+"): "+p.note, msg.reason)
 	}
 	if e := m.editor(); e.prompt {
 		if d := p.prompt(e.tool); d != nil {

@@ -225,7 +225,7 @@ func (m *Model) toolsListed(msg toolsListedMsg) tea.Cmd {
 	}
 	t.setTools(msg.raw, msg.typed, msg.reason == "connected", msg.findings)
 	if msg.reason != "connected" {
-		m.setStatus("tools re-listed ("+msg.reason+"): "+t.note, false)
+		m.sayListed("tools re-listed ("+msg.reason+"): "+t.note, msg.reason)
 	}
 	if e := m.editor(); e.tool != "" && !e.prompt {
 		if d := t.tool(e.tool); d != nil {
@@ -248,7 +248,7 @@ func (m *Model) toolsListed(msg toolsListedMsg) tea.Cmd {
 func (m *Model) toolsChanged() tea.Cmd {
 	cmds := []tea.Cmd{waitToolsChanged(m.ctx, m.conn().toolsChanged)}
 	if s := m.session(); s != nil {
-		m.setStatus("the server sent notifications/tools/list_changed: re-listing", false)
+		m.setNotice("the server sent notifications/tools/list_changed: re-listing")
 		cmds = append(cmds, listTools(m.ctx, s, m.conn().timeout, "list_changed"))
 	}
 	return tea.Batch(cmds...)

@@ -322,6 +322,6 @@ func (m *Model) subscribed(msg subscribedMsg) tea.Cmd {
 }
 
 func (m *Model) resourceUpdated(msg resourceUpdatedMsg) tea.Cmd {
-	m.setStatus("the server says "+msg.uri+" changed (notifications/resources/updated): enter on it in 5 reads it again", false)
+	m.setNotice("the server says " + msg.uri + " changed (notifications/resources/updated): enter on it in 5 reads it again")
 	return waitResourceUpdated(m.ctx, m.conn().updated)
 }
