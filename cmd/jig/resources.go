@@ -320,7 +320,8 @@ func runPrompt(ctx context.Context, o *promptOptions, st *streams) error {
 }
 
 // printExchange prints a result as received, or a JSON-RPC error's object
-// with exit code 1.
+// with exit code 1, said on stderr to be the server's error (stdout alone
+// reads like a result).
 func printExchange(st *streams, ex *session.Exchange, err error) error {
 	if rpc, ok := err.(*session.RPCError); ok {
 		if rpc.Raw != nil {
@@ -328,6 +329,7 @@ func printExchange(st *streams, ex *session.Exchange, err error) error {
 		} else {
 			fmt.Fprintln(st.out, rpc.Error())
 		}
+		fmt.Fprintf(st.err, "jig: the server answered with an error, not a result: %v\n", rpc)
 		return &exitError{code: exitServerError}
 	}
 	if err != nil {

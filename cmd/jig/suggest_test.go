@@ -90,3 +90,15 @@ func TestRootTakesAServerAfterDashOrAURL(t *testing.T) {
 		}
 	}
 }
+
+// jig read and jig prompt print a JSON-RPC error's object as received on
+// stdout, and say on stderr that it is the server's error, not a result
+// (stdout alone read like one; jig call labels it).
+func TestReadAndPromptSayAnErrorIsNoResult(t *testing.T) {
+	for _, args := range [][]string{{"read", "nope://x", "--demo", "--no-record"}, {"prompt", "nosuch", "--demo", "--no-record"}} {
+		code, out, errOut := jig(t, "", args...)
+		if code != exitServerError || !strings.HasPrefix(out, `{"code":-32602`) || !strings.Contains(errOut, "the server answered with an error, not a result: JSON-RPC error -32602") {
+			t.Errorf("jig %s: exit %d\nstdout %s\nstderr %s", args[0], code, out, errOut)
+		}
+	}
+}
