@@ -35,6 +35,7 @@ type mockOptions struct {
 	inject    []string
 	record    string
 	noRecord  bool
+	mix       bool
 }
 
 const mockLong = `jig mock serves fixtures and recordings as an MCP server, so the client side
@@ -65,7 +66,9 @@ does.
 
 stdio by default; --listen ADDR serves Streamable HTTP at any path
 (http://ADDR/mcp), or with --transport sse the legacy HTTP+SSE transport
-(http://ADDR/sse). Sessions are recorded like any other jig session unless
+(http://ADDR/sse). Sources recorded from different servers (by name) are
+refused: the mock would answer with one's handshake and one tool list;
+--mix-servers serves them together, saying which. Sessions are recorded like any other jig session unless
 --no-record. A summary goes to stderr at exit (stdin closed, or ctrl+c).`
 
 func newMockCmd(st *streams, runF runFunc[mockOptions]) *cobra.Command {
@@ -98,6 +101,7 @@ func newMockCmd(st *streams, runF runFunc[mockOptions]) *cobra.Command {
 	fl.StringArrayVar(&o.inject, "inject", nil, "inject a fault: TOOL:delay=500ms, TOOL:error[=CODE], TOOL:is-error, TOOL:malformed, close-after=N; ,times=N fires it N times (repeatable)")
 	fl.StringVar(&o.record, "record", "", "record to FILE (default: a new file in the sessions directory)")
 	fl.BoolVar(&o.noRecord, "no-record", false, "record nothing")
+	fl.BoolVar(&o.mix, "mix-servers", false, "serve sources recorded from different servers together (by default refused): the first source's handshake, one tool list")
 	return cmd
 }
 
@@ -165,6 +169,9 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 	for _, w := range book.Warnings {
 		fmt.Fprintf(st.err, "jig mock: %s\n", w)
 	}
+	if err := checkMix(book, o.mix, st); err != nil {
+		return err
+	}
 	for _, v := range cfg.fill {
 		st.redact.Add(v)
 	}
@@ -193,18 +200,7 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 		return usageErr("%v", err)
 	}
 	fmt.Fprintf(st.err, "jig mock: serving %s (%s, %s) over %s\n", describeBook(book), book.ServerName(), book.ServerVersion(), mode)
-	if all, cancelled := book.Unanswered(); all > 0 {
-		var which []string
-		for _, ex := range book.Exchanges() {
-			if ex.Reply == nil && len(which) < 3 {
-				which = append(which, ex.Source+" "+reqName(ex.Method, ex.Name))
-			}
-		}
-		if all > len(which) {
-			which = append(which, fmt.Sprintf("and %d more", all-len(which)))
-		}
-		fmt.Fprintf(st.err, "jig mock: of them %s: never answered (%s)\n", unansweredCounts(all, cancelled), strings.Join(which, ", "))
-	}
+	sayUnanswered(st, book)
 	var runErr error
 	if o.listen != "" {
 		runErr = serveMockHTTP(ctx, srv, o.listen, o.transport == "sse", st)
@@ -213,6 +209,41 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 	}
 	files.close(st)
 	return finishMock(ctx, o, cfg, srv, runErr, st)
+}
+
+// checkMix refuses sources recorded from different servers, unless mix:
+// then it says which handshake and tool list are served.
+func checkMix(book *mock.Book, mix bool, st *streams) error {
+	if !book.Mixed() {
+		return nil
+	}
+	lines := book.ServedSurface()
+	if !mix {
+		return usageErr("jig mock: %s; one mock answers as one server, and served together %s: mock each server apart, or give --mix-servers to serve them together", lines[0], strings.Join(lines[1:], "; "))
+	}
+	for _, l := range lines {
+		fmt.Fprintf(st.err, "jig mock: warning: %s\n", l)
+	}
+	return nil
+}
+
+// sayUnanswered names the recorded calls that got no answer: counted in
+// what is served, they have nothing to serve.
+func sayUnanswered(st *streams, book *mock.Book) {
+	all, cancelled := book.Unanswered()
+	if all == 0 {
+		return
+	}
+	var which []string
+	for _, ex := range book.Exchanges() {
+		if ex.Reply == nil && len(which) < 3 {
+			which = append(which, ex.Source+" "+reqName(ex.Method, ex.Name))
+		}
+	}
+	if all > len(which) {
+		which = append(which, fmt.Sprintf("and %d more", all-len(which)))
+	}
+	fmt.Fprintf(st.err, "jig mock: of them %s: never answered (%s)\n", unansweredCounts(all, cancelled), strings.Join(which, ", "))
 }
 
 // finishMock reports what was served and decides the exit status.

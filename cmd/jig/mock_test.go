@@ -181,6 +181,8 @@ type mockProcess struct {
 	cmd *exec.Cmd
 	sc  *bufio.Scanner
 	url string
+	// start is what it said up to where it listens.
+	start string
 }
 
 func startMock(t *testing.T, args ...string) *mockProcess {
@@ -203,6 +205,7 @@ func startMock(t *testing.T, args ...string) *mockProcess {
 	if m.url == "" {
 		t.Fatalf("jig mock --listen never said where: %q", seen)
 	}
+	m.start = strings.Join(seen, "\n")
 	return m
 }
 
@@ -430,4 +433,58 @@ func TestMockCountsAddUp(t *testing.T) {
 			t.Errorf("the summary lacks %q:\n%s", want, rest)
 		}
 	}
+}
+
+// Fixtures of one server and a recording of another are refused, naming
+// both: served together, the mock said it was jig-demo 1.0.0 and listed
+// server-everything's tools, not the demo tools it answered, without a
+// word. --mix-servers serves them, saying which handshake and tool list
+// are served and every tool answered; a go-sdk client sees just that.
+func TestMockRefusesMixedServers(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	dir := pinDemo(t)
+	rec := filepath.Join(t.TempDir(), "everything.jsonl")
+	if code, _, stderr := jig(t, "", append([]string{"call", "get-sum", "--args", `{"a":2,"b":3}`, "--record", rec, "--"}, peers.Node(t, peers.Everything, "stdio")...)...); code != 0 {
+		t.Fatalf("recording get-sum: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr := jig(t, "", "mock", dir, rec, "--no-record")
+	for _, want := range []string{"recorded from different servers: jig-demo 1.0.0 (", "mcp-servers/everything 2.0.0 (" + rec + ")", "--mix-servers"} {
+		if code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("fixtures and a recording of two servers: exit %d, want 2 and %q:\n%s", code, want, stderr)
+		}
+	}
+	m := startMock(t, "mock", dir, rec, "--no-record", "--mix-servers", "--listen", "127.0.0.1:0")
+	for _, want := range []string{
+		"warning: the handshake (name, version, capabilities) is jig-demo 1.0.0's",
+		"tools/list serves the recorded list of " + rec + "#",
+		"which does not list get_report, search_order, search_orders: answered all the same",
+		"tools answered: get-sum, get_report, search_order, search_orders",
+	} {
+		if !strings.Contains(m.start, want) {
+			t.Errorf("--mix-servers does not say %q:\n%s", want, m.start)
+		}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: m.url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cs.InitializeResult().ServerInfo.Name; got != "jig-demo" {
+		t.Errorf("the handshake says %q, want jig-demo as warned", got)
+	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, tl := range tools.Tools {
+		listed[tl.Name] = true
+	}
+	if !listed["get-sum"] || listed["get_report"] {
+		t.Errorf("tools/list = %v, want server-everything's list, as warned", listed)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search_order", Arguments: map[string]any{"order_id": "ord-1044"}}); err != nil {
+		t.Errorf("search_order, warned as answered: %v", err)
+	}
+	cs.Close()
+	m.stop(t)
 }

@@ -42,6 +42,8 @@ type Book struct {
 	// nothing recorded answers (fixtures pin no definitions of them).
 	resources []string
 	prompts   []string
+	// origins are the servers the sources were recorded from.
+	origins []Origin
 	// session are the messages the recorded server sent on its own after
 	// the handshake (roots/list, list_changed, logging), timed from it.
 	session []Event

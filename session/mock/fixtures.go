@@ -148,6 +148,7 @@ func (b *Book) addFixture(p *prepared) {
 	b.Warnings = append(b.Warnings, p.warnings...)
 	b.addVersion(f.ProtocolVersion)
 	b.fixtureFace(f)
+	b.origin(f.Server.Name, f.Server.Version, p.path)
 	pinned := f.Pinned.At
 	if n := len(f.History); n > 0 {
 		pinned = f.History[n-1].At

@@ -3,6 +3,7 @@ package mock
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mcpjig/jig/frames"
@@ -206,6 +207,17 @@ func (b *Book) recordedFace(ex *Exchange, f *frames.Frame) {
 		} `json:"_meta"`
 	}
 	_ = json.Unmarshal(res, &r)
+	{
+		name, version := r.ServerInfo.Name, r.ServerInfo.Version
+		if name == "" {
+			name, version = r.Meta.ServerInfo.Name, r.Meta.ServerInfo.Version
+		}
+		src := ex.Source
+		if k := strings.LastIndexByte(src, '#'); k > 0 {
+			src = src[:k]
+		}
+		b.origin(name, version, src)
+	}
 	if b.face.name != "" {
 		// The first source's server is the mock's: a fixture's, or the
 		// first recorded handshake's.
