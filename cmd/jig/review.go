@@ -186,6 +186,9 @@ func runReview(ctx context.Context, o *reviewOptions, st *streams) error {
 		}
 		if !confirmed {
 			fmt.Fprintln(st.err, "jig: review ended without confirming: nothing written")
+			if rv.Pending()+rv.KnownRegressions() > 0 {
+				code.add(exitServerError) // nothing written: what drifted stays red
+			}
 			return code.err()
 		}
 		return finishReview(st, rv, red, false, o.dryRun, o.unused(rv), &code)
@@ -533,7 +536,12 @@ func finishReview(st *streams, rv *fixture.Review, red *fixture.Redactor, asJSON
 	decided := len(d.Accepted)+len(d.Rejected)+len(d.Rules)+len(d.Deleted)+len(d.Skipped) > 0
 	if !decided {
 		n := rv.Pending()
-		fmt.Fprintf(&b, "%d item%s to review\n\n", n, plural(n))
+		fmt.Fprintf(&b, "%d item%s to review", n, plural(n))
+		if k := rv.KnownRegressions(); k > 0 {
+			// Listed below too: say what they are, so the count adds up.
+			fmt.Fprintf(&b, ", and %d known regression%s rejected in an earlier review (its drift unchanged: still red)", k, plural(k))
+		}
+		b.WriteString("\n\n")
 		rv.WriteItems(&b)
 		if n > 0 {
 			fmt.Fprintf(&b, "Decide in a terminal with jig review, or with flags: --accept ITEM --reason \"...\", --reject ITEM, --rule 'ITEM=/POINTER:TYPE'\n")

@@ -345,6 +345,18 @@ func TestReviewRejectIsRemembered(t *testing.T) {
 	if status["search-globex"] != "known" || status["tool:search_orders"] != "known" || status["search-acme"] != "pending" || status["report"] != "pending" || len(r.Decisions.Known) != 2 {
 		t.Fatalf("the next review: exit %d, %v, known %v\n%s", code, status, r.Decisions.Known, errOut)
 	}
+	// Without a terminal, the listing's count adds up: the known ones are
+	// listed too, and said apart ("2 items to review" listed 4).
+	pending := 0
+	for _, st := range status {
+		if st == "pending" {
+			pending++
+		}
+	}
+	code, out, _ = jig(t, "", "review", report)
+	if want := fmt.Sprintf("%d items to review, and 2 known regressions rejected in an earlier review", pending); code != exitServerError || !strings.HasPrefix(out, want) {
+		t.Errorf("the listing: exit %d, want it to begin %q:\n%s", code, want, out)
+	}
 }
 
 // Accepting drift replayed against another target than the fixtures' own
