@@ -395,7 +395,11 @@ func (o *reviewOptions) apply(rv *fixture.Review, st *streams) error {
 				return usageErr("--%s %v", set.action, err)
 			}
 			reason := o.reason
-			if set.action == fixture.ActionReject {
+			switch set.action {
+			case fixture.ActionSkip:
+				reason = "" // a skip is no decision: it has no reason of its own
+			case fixture.ActionDelete:
+			case fixture.ActionReject:
 				reason = o.rejectReason
 				if reason == "" && len(o.accept) == 0 {
 					reason = o.reason

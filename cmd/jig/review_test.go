@@ -413,3 +413,17 @@ func TestReviewRetarget(t *testing.T) {
 		}
 	}
 }
+
+// A skip is no decision and carries no reason: --reason is the accepts'
+// (a skip beside an accept was recorded with the accept's reason).
+func TestReviewSkipHasNoReason(t *testing.T) {
+	t.Setenv("CI", "")
+	dir := pinReviewFixtures(t)
+	report := filepath.Join(t.TempDir(), "drift.json")
+	replayReport(t, dir, report)
+	_, out, errOut := jig(t, "", "review", report, "--accept", "tool:search_orders", "--reason", "v2 renames customer_name", "--skip", "search-globex", "--json", "--dry-run")
+	r := decodeReview(t, out)
+	if len(r.Decisions.Skipped) != 1 || r.Decisions.Skipped[0].Reason != "" || len(r.Decisions.Accepted) != 1 || r.Decisions.Accepted[0].Reason != "v2 renames customer_name" {
+		t.Fatalf("skipped %+v, accepted %+v\n%s", r.Decisions.Skipped, r.Decisions.Accepted, errOut)
+	}
+}
