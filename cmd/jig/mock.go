@@ -214,7 +214,14 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 // checkMix refuses sources recorded from different servers, unless mix:
 // then it says which handshake and tool list are served.
 func checkMix(book *mock.Book, mix bool, st *streams) error {
-	if !book.Mixed() {
+	if origins := book.Origins(); !book.Mixed() {
+		if len(origins) > 1 {
+			var who []string
+			for _, o := range origins {
+				who = append(who, o.String())
+			}
+			fmt.Fprintf(st.err, "jig mock: warning: the sources were recorded from %d versions of %s: %s; the handshake says %s, the first source's\n", len(origins), origins[0].Name, strings.Join(who, ", "), book.ServerVersion())
+		}
 		return nil
 	}
 	lines := book.ServedSurface()

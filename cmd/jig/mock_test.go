@@ -453,6 +453,15 @@ func TestMockRefusesMixedServers(t *testing.T) {
 			t.Errorf("fixtures and a recording of two servers: exit %d, want 2 and %q:\n%s", code, want, stderr)
 		}
 	}
+	// Two versions of one server are served together, saying so.
+	v2 := filepath.Join(t.TempDir(), "report-v2.json")
+	if code, _, stderr := jig(t, "", "call", "get_report", "--args", "{}", "--demo", "--release", "2", "--pin", v2); code != 0 {
+		t.Fatalf("pinning against release 2: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = jig(t, "", "mock", dir, v2, "--no-record")
+	if code != 0 || !strings.Contains(stderr, "warning: the sources were recorded from 2 versions of jig-demo: jig-demo 1.0.0 (") || !strings.Contains(stderr, "jig-demo 2.0.0 ("+v2+"); the handshake says 1.0.0") {
+		t.Errorf("two versions of one server: exit %d, want 0 and a warning naming both\n%s", code, stderr)
+	}
 	m := startMock(t, "mock", dir, rec, "--no-record", "--mix-servers", "--listen", "127.0.0.1:0")
 	for _, want := range []string{
 		"warning: the handshake (name, version, capabilities) is jig-demo 1.0.0's",
