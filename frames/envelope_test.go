@@ -98,6 +98,8 @@ func TestClassifyIsAsStrictAsTheSDK(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":true,"result":{}}`, "id is a boolean", KindInvalid, ""},
 		{`{"jsonrpc":"2.0","id":1.5,"result":{}}`, "has a fraction", KindInvalid, ""},
 		{`{"jsonrpc":"2.0","id":1e400,"result":{}}`, "out of range", KindInvalid, ""},
+		{`{"jsonrpc":"2.0","id":10000000000000001,"result":{}}`, "past what the SDK reads exactly", KindInvalid, ""},
+		{`{"jsonrpc":"2.0","id":9007199254740992,"result":{}}`, "", KindResult, "9007199254740992"},
 		{`{"jsonrpc":"2.0","id":2,"error":{"code":1.5,"message":"x"}}`, "error.code is 1.5", KindInvalid, "2"},
 		{`{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":7}}`, "error.message is a number", KindInvalid, "2"},
 		{`{"jsonrpc":"2.0","id":2,"error":"boom"}`, "error is a string", KindInvalid, "2"},

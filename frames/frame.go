@@ -322,7 +322,8 @@ func (env envelope) problem(idProblem string) string {
 // idText is a JSON-RPC id as the text frames keep ("4", "\"jig-1\""), "" for
 // null or absent, with the reason when it is no usable id. A number is kept
 // as the integer the SDK reads it as (1.0 and 1e0 are both id 1 to it);
-// one with a fraction would be answered as another request, so it is refused.
+// one with a fraction, or an integer past 2^53 that a float64 rounds, would
+// be answered as another request, so it is refused.
 func idText(raw json.RawMessage) (id, problem string) {
 	if !isPresent(raw) {
 		return "", ""
@@ -341,10 +342,15 @@ func idText(raw json.RawMessage) (id, problem string) {
 		case v != math.Trunc(v):
 			return "", "id " + string(raw) + " has a fraction: the SDK would read it as " + strconv.FormatInt(int64(v), 10) + " and answer the wrong request"
 		}
+		read := strconv.FormatInt(int64(v), 10)
+		if isInteger(raw) && read != string(raw) && math.Abs(v) > 1<<53 {
+			// Past 2^53 a JSON number is read as the nearest float64.
+			return "", "id " + string(raw) + " is past what the SDK reads exactly (2^53): it would read it as " + read + " and answer the wrong request"
+		}
 		if isInteger(raw) {
 			return string(raw), ""
 		}
-		return strconv.FormatInt(int64(v), 10), ""
+		return read, ""
 	}
 	return "", "id is " + jsonType(raw) + ": JSON-RPC ids are strings, numbers or null"
 }
