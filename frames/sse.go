@@ -84,10 +84,19 @@ const (
 // overflow handles an incomplete line that outgrew Max without holding it:
 // a data line keeps what Max allows and counts the rest as it arrives; any
 // other field is ignored to its end.
+//
+// A CR the buffer ends with waits: it may begin the CRLF that ends the line,
+// or end the stream's last line, and then it is no data (counted or not, the
+// event's size depended on where the reads were cut).
 func (p *SSEParser) overflow() {
+	body := p.buf
+	cr := len(body) > 0 && body[len(body)-1] == '\r'
+	if cr {
+		body = body[:len(body)-1]
+	}
 	if p.cont != contNone {
-		p.more(p.buf)
-	} else if field, value, _ := bytes.Cut(p.buf, []byte(":")); string(field) == "data" {
+		p.more(body)
+	} else if field, value, _ := bytes.Cut(body, []byte(":")); string(field) == "data" {
 		p.keep(bytes.TrimPrefix(value, []byte(" ")))
 		p.fields = true
 		p.cont = contData
@@ -95,6 +104,9 @@ func (p *SSEParser) overflow() {
 		p.cont = contIgnore
 	}
 	p.buf = p.buf[:0]
+	if cr {
+		p.buf = append(p.buf, '\r')
+	}
 }
 
 // more is the continuation of a line that outgrew Max.
