@@ -184,28 +184,12 @@ func BenchmarkAppend4MB(b *testing.B) {
 // cancelled, not pending — in a live Log, a transcript read back, and an
 // indexed lazy reader.
 func TestCancelledRequests(t *testing.T) {
-	var buf bytes.Buffer
-	tw := NewTranscriptWriter(&buf, nil)
-	tw.WriteHeader(Header{Jig: "test"})
-	l := NewLog(fixedClock())
-	l.AddSink(tw)
-	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}`)})
-	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}}`)})
-	l.Append(Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`)}) // the server cancelling its own id 5, not ours
-	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"user"}}`)})
-
-	path := filepath.Join(t.TempDir(), "t.jsonl")
-	os.WriteFile(path, buf.Bytes(), 0o600)
-	tr, err := ReadTranscript(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := OpenIndexed(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	for name, r := range map[string]Reader{"log": l, "transcript": tr, "indexed": ix} {
+	readers := threeReaders(t,
+		Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{}}`)},
+		Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{}}`)},
+		Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`)}, // the server cancelling its own id 5, not ours
+		Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"user"}}`)})
+	for name, r := range readers {
 		if got := Unanswered(r, 0); got != "cancelled by #4" {
 			t.Errorf("%s: request id 4 is %q, want cancelled by #4 (the notifications/cancelled)", name, got)
 		}
@@ -557,31 +541,15 @@ func readBack(t *testing.T, path string) (*Transcript, *Indexed) {
 // An HTTP request that failed is "not delivered". The same in a live Log, a
 // transcript read back, and an indexed lazy reader.
 func TestRequestsTheServerNeverGotOrNeverAnswered(t *testing.T) {
-	var buf bytes.Buffer
-	tw := NewTranscriptWriter(&buf, nil)
-	tw.WriteHeader(Header{Jig: "test"})
-	l := NewLog(fixedClock())
-	l.AddSink(tw)
-	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)})
-	l.Append(Frame{Dir: ServerToClient, Kind: KindTransport, Note: "server exited: signal: killed"})
-	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"again"}}`)})
-	l.Append(Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)})
-	l.Append(Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}`), HTTP: &HTTP{Method: "POST", URL: "http://127.0.0.1:1/mcp"}})
-	l.Append(Frame{Dir: ServerToClient, Kind: KindTransport, Answers: "2", HTTP: &HTTP{Method: "POST", URL: "http://127.0.0.1:1/mcp"},
-		Note: "HTTP request failed: connect: connection refused"})
-
-	path := filepath.Join(t.TempDir(), "t.jsonl")
-	os.WriteFile(path, buf.Bytes(), 0o600)
-	tr, err := ReadTranscript(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := OpenIndexed(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	for name, r := range map[string]Reader{"log": l, "transcript": tr, "indexed": ix} {
+	readers := threeReaders(t,
+		Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`)},
+		Frame{Dir: ServerToClient, Kind: KindTransport, Note: "server exited: signal: killed"},
+		Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"again"}}`)},
+		Frame{Dir: ServerToClient, Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)},
+		Frame{Dir: ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo"}}`), HTTP: &HTTP{Method: "POST", URL: "http://127.0.0.1:1/mcp"}},
+		Frame{Dir: ServerToClient, Kind: KindTransport, Answers: "2", HTTP: &HTTP{Method: "POST", URL: "http://127.0.0.1:1/mcp"},
+			Note: "HTTP request failed: connect: connection refused"})
+	for name, r := range readers {
 		if got := Unanswered(r, 0); got != "no answer: the server exited (#2)" {
 			t.Errorf("%s: the request open when the server exited is %q", name, got)
 		}
@@ -592,4 +560,33 @@ func TestRequestsTheServerNeverGotOrNeverAnswered(t *testing.T) {
 			t.Errorf("%s: the request whose HTTP request failed is %q", name, got)
 		}
 	}
+}
+
+// threeReaders appends fs to a live Log recorded as it goes, and returns it
+// with that recording read back whole and indexed lazily (jig open's
+// reader): what a frame says must not depend on which one shows it.
+func threeReaders(t *testing.T, fs ...Frame) map[string]Reader {
+	t.Helper()
+	var buf bytes.Buffer
+	tw := NewTranscriptWriter(&buf, nil)
+	tw.WriteHeader(Header{Jig: "test"})
+	l := NewLog(fixedClock())
+	l.AddSink(tw)
+	for _, f := range fs {
+		l.Append(f)
+	}
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ReadTranscript(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := OpenIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return map[string]Reader{"log": l, "transcript": tr, "indexed": ix}
 }
