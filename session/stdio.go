@@ -394,22 +394,12 @@ func (p *process) endGroup() {
 		}
 		_ = syscall.Kill(-pgid, sig)
 		p.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
-			Note: fmt.Sprintf("jig sent %s to %d process(es) the server left running in its process group", signalName(sig), n)})
+			Note: fmt.Sprintf("jig sent %s to %d process(es) the server left running in its process group", frames.SignalName(sig), n)})
 		deadline := time.Now().Add(p.grace)
 		for liveInGroup(pgid) > 0 && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond) // no notification tells when a group empties
 		}
 	}
-}
-
-func signalName(sig syscall.Signal) string {
-	switch sig {
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	}
-	return sig.String()
 }
 
 // killProbe is 1 when process group pgid has any process (zombies too), else 0.

@@ -179,7 +179,7 @@ func (o *callOptions) cancelled(st *streams, ex *session.Exchange, c *session.Ca
 	if errors.As(c.Cause, &se) {
 		if se.sig != syscall.SIGPIPE {
 			fmt.Fprintf(st.err, "jig: tools/call %s interrupted by %s after %s: jig sent notifications/cancelled%s and stops the server\n",
-				o.tool, sigName(se.sig), c.After.Round(time.Millisecond), id)
+				o.tool, frames.SignalName(se.sig), c.After.Round(time.Millisecond), id)
 		}
 		return &exitError{code: exitCode(se)}
 	}

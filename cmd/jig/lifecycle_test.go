@@ -291,7 +291,7 @@ func TestSignalDuringCall(t *testing.T) {
 			if want := 128 + int(sig); code != want {
 				t.Errorf("exit %d, want %d (128+%d for %s)", code, want, int(sig), sig)
 			}
-			for _, want := range []string{"interrupted by " + sigName(sig), `"method":"notifications/cancelled"`} {
+			for _, want := range []string{"interrupted by " + frames.SignalName(sig), `"method":"notifications/cancelled"`} {
 				if !strings.Contains(out, want) {
 					t.Errorf("stderr lacks %q:\n%s", want, out)
 				}
@@ -311,7 +311,7 @@ func TestSignalDuringCall(t *testing.T) {
 			// (On a loaded machine node may outlive the grace after SIGTERM:
 			// the note then goes on to say jig sent SIGKILL too.)
 			notes := recordedNotes(t, rec)
-			why := "jig was interrupted (" + sigName(sig) + ")"
+			why := "jig was interrupted (" + frames.SignalName(sig) + ")"
 			if !strings.Contains(notes, why+": jig is ending the server") ||
 				!strings.Contains(notes, "\nserver exited: signal: terminated ("+why+" and ended the server: jig sent SIGTERM after the 200ms grace") {
 				t.Errorf("the recording does not say %s and ended the server:\n%s", why, notes)

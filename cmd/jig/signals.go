@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
 )
 
@@ -18,21 +19,7 @@ import (
 // gone and the recording is complete.
 type signalError struct{ sig syscall.Signal }
 
-func (e *signalError) Error() string { return "interrupted by " + sigName(e.sig) }
-
-func sigName(sig syscall.Signal) string {
-	switch sig {
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	case syscall.SIGPIPE:
-		return "SIGPIPE"
-	}
-	return sig.String()
-}
+func (e *signalError) Error() string { return "interrupted by " + frames.SignalName(e.sig) }
 
 // interruption is the signal that cancelled ctx, or nil.
 func interruption(ctx context.Context) *signalError {
@@ -61,7 +48,7 @@ func withSignals(parent context.Context) (ctx context.Context, cancel context.Ca
 			case s := <-sigs:
 				if sig := s.(syscall.Signal); sig != syscall.SIGPIPE {
 					// Before the cancel: the servers it ends record why.
-					session.Interrupted("jig was interrupted (" + sigName(sig) + ")")
+					session.Interrupted("jig was interrupted (" + frames.SignalName(sig) + ")")
 					cancel(&signalError{sig})
 				}
 			case <-done:

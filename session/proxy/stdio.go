@@ -121,9 +121,9 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 			select {
 			case sig := <-p.Signals:
 				if s, ok := sig.(syscall.Signal); ok {
-					set(func(b *proxyEnding) { b.passed = append(b.passed, signalName(s)) })
+					set(func(b *proxyEnding) { b.passed = append(b.passed, frames.SignalName(s)) })
 					rec.add(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
-						Note: fmt.Sprintf("jig proxy received %s and passed it on to the server", signalName(s))})
+						Note: fmt.Sprintf("jig proxy received %s and passed it on to the server", frames.SignalName(s))})
 					_ = syscall.Kill(-pid, s)
 				}
 			case <-ctx.Done():
@@ -217,20 +217,6 @@ func exitStatus(ps *os.ProcessState, werr error, by proxyEnding, grace time.Dura
 		who = "on its own: the client had not closed its stdin"
 	}
 	return code, frames.ServerExitedNote + ": " + how + " (" + who + ")"
-}
-
-func signalName(sig syscall.Signal) string {
-	switch sig {
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	}
-	return sig.String()
 }
 
 // pump copies src to dst chunk by chunk as the bytes arrive, queuing each
