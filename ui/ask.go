@@ -454,7 +454,7 @@ func (d *askDialog) problemLines() []string {
 	case len(d.violations) == 0:
 		out = append(out, d.st.okText.Render("✓ valid against the requested schema"))
 	default:
-		out = append(out, d.st.warnText.Render(fmt.Sprintf("! %d schema violation%s (ctrl+s twice sends anyway)", len(d.violations), plural(len(d.violations)))))
+		out = append(out, d.st.warnText.Render(fmt.Sprintf("! %d schema violation%s (ctrl+s twice sends anyway)", len(d.violations), frames.Plural(len(d.violations)))))
 		for _, v := range d.violations {
 			out = append(out, d.st.violation.Render("  "+v.String()))
 		}

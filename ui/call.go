@@ -250,7 +250,7 @@ func (c *call) writeHead(b *docBuilder) {
 		if c.method == methodGetPrompt {
 			what = "argument"
 		}
-		b.linef(roleWarn, "! sent despite %d %s violation%s:", len(c.violations), what, plural(len(c.violations)))
+		b.linef(roleWarn, "! sent despite %d %s violation%s:", len(c.violations), what, frames.Plural(len(c.violations)))
 		for _, v := range c.violations {
 			b.line(roleViolation, "  "+v.String())
 		}
@@ -380,7 +380,7 @@ func (c *call) writeProgress(b *docBuilder) {
 		return
 	}
 	last := c.progress[len(c.progress)-1]
-	b.linef(roleLabel, "progress %s%s · %d notification%s", last.String(), progressBar(last), len(c.progress), plural(len(c.progress)))
+	b.linef(roleLabel, "progress %s%s · %d notification%s", last.String(), progressBar(last), len(c.progress), frames.Plural(len(c.progress)))
 	if late := lateProgress(c.progress); late > 0 {
 		b.linef(roleWarn, "%d of them after the cancel: the server kept working on a request it was told to abandon", late)
 	}

@@ -114,7 +114,7 @@ func (c *catalog[T]) setItems(raw []json.RawMessage) {
 		}
 	}
 	c.loading, c.err = false, nil
-	c.note = fmt.Sprintf("%d %s%s", len(c.items), c.kind.noun, plural(len(c.items)))
+	c.note = fmt.Sprintf("%d %s%s", len(c.items), c.kind.noun, frames.Plural(len(c.items)))
 	c.setSize(c.width, c.height)
 	c.syncDetail(true)
 }

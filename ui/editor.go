@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/schema"
 )
 
@@ -138,7 +139,7 @@ func (e *editorPane) writeProblems() {
 			b.line(roleOK, "✓ valid against the input schema")
 		}
 	default:
-		b.linef(roleWarn, "! %d schema violation%s (sendable: ctrl+s twice sends exactly as typed)", len(e.violations), plural(len(e.violations)))
+		b.linef(roleWarn, "! %d schema violation%s (sendable: ctrl+s twice sends exactly as typed)", len(e.violations), frames.Plural(len(e.violations)))
 		for _, v := range e.violations {
 			b.line(roleViolation, "  "+v.String())
 		}
@@ -210,13 +211,6 @@ func itThem(n int) string {
 		return "it"
 	}
 	return "them"
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func (e *editorPane) setFocus(f bool) {

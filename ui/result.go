@@ -5,6 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpjig/jig/frames"
 )
 
 // resultPane shows one call's outcome, and steps through the session's calls.
@@ -32,7 +34,7 @@ func (p *resultPane) calls() []*call { return p.env.calls.list }
 
 func (p *resultPane) title() string {
 	if n := len(p.calls()); n > 0 {
-		return fmt.Sprintf("Result (%d call%s)", n, plural(n))
+		return fmt.Sprintf("Result (%d call%s)", n, frames.Plural(n))
 	}
 	return "Result"
 }

@@ -137,7 +137,7 @@ func (m *ReviewModel) filesChecked(fc *fixture.FileChecks) {
 		}
 	}
 	if n := len(m.rv.Problems); n > 0 && m.status == "" {
-		m.say(fmt.Sprintf("%d fixture%s changed since the report: refused, listed at the end", n, plural(n)), true)
+		m.say(fmt.Sprintf("%d fixture%s changed since the report: refused, listed at the end", n, frames.Plural(n)), true)
 	}
 }
 
@@ -366,12 +366,12 @@ func (m *ReviewModel) header() string {
 			known++
 		}
 	}
-	h := m.st.title.Render("jig review") + " · " + m.cfg.Source + fmt.Sprintf(" · %d item%s, %d decided", n, plural(n), decided)
+	h := m.st.title.Render("jig review") + " · " + m.cfg.Source + fmt.Sprintf(" · %d item%s, %d decided", n, frames.Plural(n), decided)
 	if known > 0 {
-		h += fmt.Sprintf(", %d known regression%s", known, plural(known))
+		h += fmt.Sprintf(", %d known regression%s", known, frames.Plural(known))
 	}
 	if p := len(m.rv.Problems); p > 0 {
-		h += " · " + m.st.warnText.Render(fmt.Sprintf("%d fixture%s refused", p, plural(p)))
+		h += " · " + m.st.warnText.Render(fmt.Sprintf("%d fixture%s refused", p, frames.Plural(p)))
 	}
 	if m.checking {
 		h += " · " + m.st.muted.Render("checking the fixture files…")
@@ -496,7 +496,7 @@ func (m *ReviewModel) statusMark(it *fixture.Item) string {
 	case "skipped":
 		return m.st.muted.Render("→ skipped")
 	case "rule":
-		return m.st.okText.Render(fmt.Sprintf("≈ %d rule%s", len(it.Rules), plural(len(it.Rules))))
+		return m.st.okText.Render(fmt.Sprintf("≈ %d rule%s", len(it.Rules), frames.Plural(len(it.Rules))))
 	case "delete":
 		return m.st.warnText.Render("⌫ delete")
 	case "known":
@@ -1017,7 +1017,7 @@ func (d *ruleDialog) actions() []action {
 			}
 			d.m.dialog = nil
 			left := len(d.m.rv.Hunks(d.item))
-			d.m.say(fmt.Sprintf("%s: %s added; %d hunk%s left", d.item.Key, p.Summary(), left, plural(left)), false)
+			d.m.say(fmt.Sprintf("%s: %s added; %d hunk%s left", d.item.Key, p.Summary(), left, frames.Plural(left)), false)
 			d.m.detail.reset()
 			return nil
 		}).labelled("add it to the fixture"),
@@ -1056,12 +1056,12 @@ func (d *ruleDialog) view(w, h int) string {
 		before, after := d.preview(p)
 		lines = append(lines, "", st.label.Render("written to the fixture's step "+fmt.Sprint(p.Step+1)+":"))
 		lines = append(lines, wrapLines("  "+proposalJSON(p), w)...)
-		verdict := st.okText.Render(fmt.Sprintf("with it: %d of the item's %d hunk%s left", after, before, plural(before)))
+		verdict := st.okText.Render(fmt.Sprintf("with it: %d of the item's %d hunk%s left", after, before, frames.Plural(before)))
 		switch {
 		case after > before:
 			verdict = st.warnText.Render(fmt.Sprintf("with it: %d hunks, %d more than now: it fails where the response did not drift", after, after-before))
 		case after == before:
-			verdict = st.warnText.Render(fmt.Sprintf("with it: still %d hunk%s: it does not hide this drift (an assertion checks, it does not hide)", before, plural(before)))
+			verdict = st.warnText.Render(fmt.Sprintf("with it: still %d hunk%s: it does not hide this drift (an assertion checks, it does not hide)", before, frames.Plural(before)))
 		}
 		lines = append(lines, "", verdict)
 		if p.Hides != "" && p.Rule != nil {
@@ -1123,7 +1123,7 @@ func (d *summaryDialog) view(w, h int) string {
 	case len(changes) == 0:
 		b.WriteString("nothing to write yet\n")
 	default:
-		fmt.Fprintf(&b, "enter writes %d file%s (as one set: all of them or none; nothing is written before):\n", len(changes), plural(len(changes)))
+		fmt.Fprintf(&b, "enter writes %d file%s (as one set: all of them or none; nothing is written before):\n", len(changes), frames.Plural(len(changes)))
 		for _, c := range changes {
 			fmt.Fprintf(&b, "  %s: %s\n", c.File, strings.Join(c.What, "; "))
 		}

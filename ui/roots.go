@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
 )
 
@@ -105,6 +106,6 @@ func (m *Model) setRoots(msg setRootsMsg) tea.Cmd {
 	}
 	m.overlay = nil
 	m.hdr.info = s.Info()
-	m.setStatus(fmt.Sprintf("jig now declares %d root%s; notifications/roots/list_changed sent (the server may ask roots/list: 4 Frames)", len(msg.roots), plural(len(msg.roots))), false)
+	m.setStatus(fmt.Sprintf("jig now declares %d root%s; notifications/roots/list_changed sent (the server may ask roots/list: 4 Frames)", len(msg.roots), frames.Plural(len(msg.roots))), false)
 	return nil
 }

@@ -344,7 +344,7 @@ func (p *framesPane) renderedCall(i int) (*doc, string) {
 	}
 	if vs := p.violations(resp); len(vs) > 0 {
 		b.line(rolePlain, "")
-		b.linef(roleError, "✗ %d contract violation%s:", len(vs), plural(len(vs)))
+		b.linef(roleError, "✗ %d contract violation%s:", len(vs), frames.Plural(len(vs)))
 		for _, v := range vs {
 			b.line(roleWarn, "  "+v)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/lint"
 	"github.com/mcpjig/jig/frames/surface"
 	"github.com/mcpjig/jig/session"
@@ -179,7 +180,7 @@ func (o *lintOptions) list(ctx context.Context, st *streams) (*surface.Surface, 
 			return err
 		}
 		res := lintprobe.Run(ctx, s, sf, lintprobe.Options{AllowWrites: o.allowWrites})
-		fmt.Fprintf(st.err, "probe: %d call%s to %d tool%s (%s)\n", res.Calls, plural(res.Calls), len(res.Called), plural(len(res.Called)), strings.Join(res.Called, ", "))
+		fmt.Fprintf(st.err, "probe: %d call%s to %d tool%s (%s)\n", res.Calls, frames.Plural(res.Calls), len(res.Called), frames.Plural(len(res.Called)), strings.Join(res.Called, ", "))
 		for _, s := range res.Skipped {
 			fmt.Fprintln(st.err, "probe: not called:", s)
 		}

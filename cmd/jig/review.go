@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/frames/surface"
 	"github.com/mcpjig/jig/session"
@@ -540,10 +541,10 @@ func finishReview(st *streams, rv *fixture.Review, red *fixture.Redactor, asJSON
 	decided := len(d.Accepted)+len(d.Rejected)+len(d.Rules)+len(d.Deleted)+len(d.Skipped) > 0
 	if !decided {
 		n := rv.Pending()
-		fmt.Fprintf(&b, "%d item%s to review", n, plural(n))
+		fmt.Fprintf(&b, "%d item%s to review", n, frames.Plural(n))
 		if k := rv.KnownRegressions(); k > 0 {
 			// Listed below too: say what they are, so the count adds up.
-			fmt.Fprintf(&b, ", and %d known regression%s rejected in an earlier review (its drift unchanged: still red)", k, plural(k))
+			fmt.Fprintf(&b, ", and %d known regression%s rejected in an earlier review (its drift unchanged: still red)", k, frames.Plural(k))
 		}
 		b.WriteString("\n\n")
 		rv.WriteItems(&b)
@@ -604,13 +605,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // reviewItem is one item of jig review --json: what it is, its remaining
