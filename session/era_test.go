@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -25,26 +22,10 @@ import (
 // builds the command from the address.
 func startPeer(t *testing.T, fill func(addr string) []string) string {
 	t.Helper()
-	port := freePort(t)
+	port := peers.FreePort(t)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	argv := fill(addr)
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	for i := 0; i < 200; i++ {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return addr
-		}
-		time.Sleep(50 * time.Millisecond) // waiting for a child process to bind, not for jig
-	}
-	t.Fatalf("%v did not listen on %s; stderr:\n%s", argv, addr, stderr.String())
-	return ""
+	peers.Serve(t, fill(addr), port)
+	return addr
 }
 
 func frameText(log *frames.Log) string {

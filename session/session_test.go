@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -277,15 +274,6 @@ func TestServerEverythingStdio(t *testing.T) {
 	}
 }
 
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // startHTTPPeer starts server-everything in an HTTP mode and waits until it listens.
 func startHTTPPeer(t *testing.T, mode string) int {
 	port, _ := startKillableHTTPPeer(t, mode)
@@ -295,35 +283,8 @@ func startHTTPPeer(t *testing.T, mode string) int {
 // startKillableHTTPPeer is startHTTPPeer that also returns a function that
 // kills the server and waits until it is gone (a server dying mid-session).
 func startKillableHTTPPeer(t *testing.T, mode string) (int, func()) {
-	tgt := nodeTarget(t, mode)
-	port := freePort(t)
-	cmd := exec.Command(tgt.Command[0], tgt.Command[1:]...)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	var once sync.Once
-	kill := func() { once.Do(func() { cmd.Process.Kill(); <-exited }) }
-	t.Cleanup(kill)
-	// Node takes seconds to start on a loaded machine: wait for the port
-	// or for the process to die, with a deadline far past either.
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			c.Close()
-			return port, kill
-		}
-		select {
-		case err := <-exited:
-			exited <- err
-			t.Fatalf("server-everything %s exited before it listened on %d: %v", mode, port, err)
-		case <-time.After(50 * time.Millisecond): // waiting for a child process to bind, not for jig
-		}
-	}
-	t.Fatalf("server-everything %s did not listen on %d within a minute", mode, port)
-	return 0, nil
+	port := peers.FreePort(t)
+	return port, peers.Serve(t, nodeTarget(t, mode).Command, port)
 }
 
 func TestServerEverythingStreamableHTTPAndSSE(t *testing.T) {

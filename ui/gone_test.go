@@ -2,14 +2,10 @@ package ui
 
 import (
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/peers"
@@ -96,40 +92,10 @@ func TestFlowHTTPServerThatDiesIsNotAnsweringAndRReconnects(t *testing.T) {
 // startNodeHTTP runs server-everything over Streamable HTTP on a free port
 // and returns the port and a function that kills it.
 func startNodeHTTP(t *testing.T) (int, func()) {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
+	port := peers.FreePort(t)
 	return port, startNodeHTTPOn(t, port)
 }
 
 func startNodeHTTPOn(t *testing.T, port int) func() {
-	t.Helper()
-	argv := peers.NodeHTTP(t, peers.Everything, "streamableHttp")
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	var once sync.Once
-	kill := func() { once.Do(func() { cmd.Process.Kill(); <-exited }) }
-	t.Cleanup(kill)
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			c.Close()
-			return kill
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("server-everything streamableHttp exited before it listened on %d: %v", port, err)
-		case <-time.After(50 * time.Millisecond): // waiting for a child process to bind, not for jig
-		}
-	}
-	t.Fatalf("server-everything streamableHttp did not listen on %d within a minute", port)
-	return nil
+	return peers.Serve(t, peers.NodeHTTP(t, peers.Everything, "streamableHttp"), port)
 }

@@ -5,11 +5,16 @@
 package peers
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // Peers, relative to .peers/.
@@ -90,4 +95,52 @@ func missing(tb testing.TB, what string) {
 		tb.Fatalf("%s and JIG_REQUIRE_PEERS=1: run .ci/peers (the install steps in PEERS.md)", what)
 	}
 	tb.Skipf("%s; run .ci/peers to install the pinned peers", what)
+}
+
+// FreePort returns a loopback TCP port nothing listens on now.
+func FreePort(tb testing.TB) int {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// Serve starts an HTTP peer (argv, with PORT=port in its environment) and
+// waits until it listens on 127.0.0.1:port. It returns a function that kills
+// it and waits until it is gone (a server dying mid-session); the test's end
+// calls it too.
+func Serve(tb testing.TB, argv []string, port int) (kill func()) {
+	tb.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var once sync.Once
+	kill = func() { once.Do(func() { cmd.Process.Kill(); <-exited }) }
+	tb.Cleanup(kill)
+	// Node takes seconds to start on a loaded machine: wait for the port
+	// or for the process to die, with a deadline far past either.
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return kill
+		}
+		select {
+		case err := <-exited:
+			exited <- err
+			tb.Fatalf("%v exited before it listened on %s: %v\n%s", argv, addr, err, stderr.String())
+		case <-time.After(50 * time.Millisecond): // waiting for a child process to bind, not for jig
+		}
+	}
+	tb.Fatalf("%v did not listen on %s within a minute", argv, addr) // its stderr is still being written
+	return nil
 }
