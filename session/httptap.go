@@ -241,7 +241,11 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, err
 	}
-	t.reach.set("")
+	if resp.StatusCode/100 == 2 {
+		// An answer, not "no such session" (a restarted server's 404 or
+		// 400 to the old session's requests): it answers this session.
+		t.reach.set("")
+	}
 	rinfo := &frames.HTTP{Method: req.Method, URL: info.URL, Status: resp.StatusCode, Headers: t.redact.Headers(resp.Header)}
 	ct := resp.Header.Get("Content-Type")
 	switch {

@@ -74,6 +74,10 @@ func TestFlowHTTPServerThatDiesIsNotAnsweringAndRReconnects(t *testing.T) {
 	}
 	f.keys("esc")
 	startNodeHTTPOn(t, port)
+	// From the frames pane, on the undelivered tools/call, where r is its
+	// own key (reproduce): the header says r reconnects, so it must.
+	f.keys("4", "up")
+	f.waitFor("▶ #", "tools/call echo")
 	f.keys("r")
 	f.waitFor("● connected")
 	if s := f.p.screen(); strings.Contains(s, "NOT ANSWERING") || strings.Contains(s, "DISCONNECTED") {
