@@ -63,7 +63,7 @@ func (m *Model) keyTarget() ([]action, bool, func(tea.Msg) tea.Cmd) {
 func (m *Model) firstActions() []action {
 	k := m.keys
 	open := m.calls().openID(m.result().current())
-	return []action{
+	first := []action{
 		on(k.ForceQuit, m.quit),
 		on(k.CancelCall, func() tea.Cmd { return m.cancelCall(cancelCallMsg{id: open}) }).
 			only(open != 0, "no call is waiting for its response: there is nothing to cancel"),
@@ -72,6 +72,12 @@ func (m *Model) firstActions() []action {
 		on(k.Next, func() tea.Cmd { return m.cycle(+1) }),
 		on(k.Prev, func() tea.Cmd { return m.cycle(-1) }),
 	}
+	if m.down() && !m.conn().readOnly {
+		// The header says "r reconnects": so it does, whatever pane has
+		// the keys (the frames pane's r, reproduce, needs a live server).
+		first = append(first, on(k.Retry, m.retry))
+	}
+	return first
 }
 
 // lastActions come after the pane's: single letters a pane may use for
