@@ -78,7 +78,8 @@ func TestSendRawRefusesAnIDInFlight(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		s.CallTool(c, "trigger-long-running-operation", []byte(`{"duration":5,"steps":5}`))
+		// Long enough to outlast a loaded machine's waits; the test cancels it.
+		s.CallTool(c, "trigger-long-running-operation", []byte(`{"duration":60,"steps":60}`))
 	}()
 	var id string
 	for deadline := time.Now().Add(10 * time.Second); id == "" && time.Now().Before(deadline); {

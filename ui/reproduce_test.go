@@ -229,7 +229,7 @@ func TestTimelineCountSaysWhichRowsAreShown(t *testing.T) {
 	p := newFramesPane(testEnv(x))
 	p.setSize(100, 9)
 	p.setFocus(true)
-	keys(p, "G", "T")
+	keys(p, "T", "G") // the timeline's own end: the frames list's last frame may be the answer to subscriptions/listen, which the session ends
 	view := screen(p.view())
 	n := len(p.tl.reqs)
 	want := fmt.Sprintf("timeline · %d requests (rows %d–%d shown)", n, p.tl.list.top+1, min(p.tl.list.top+p.tl.list.height, n))
