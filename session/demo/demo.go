@@ -64,6 +64,9 @@ const (
 	Cosmetic ChangeKind = "cosmetic"
 	// Definition changes alter what tools/list returns for a tool.
 	Definition ChangeKind = "definition"
+	// Flow changes alter what a call asks of its client while it is open
+	// (elicitation, sampling, input_required rounds), not its answer.
+	Flow ChangeKind = "flow"
 )
 
 // A Change is one difference between release 1 and release 2 of the demo server.
@@ -82,6 +85,7 @@ func (c Change) String() string { return fmt.Sprintf("%s: %s: %s", c.Kind, c.Whe
 //
 // Only search_orders was rewritten for release 2: search_order, cancel_order
 // and get_report still report the status "shipped" and the field customer_name.
+// cancel_order answers as before, and asks its client for a reason first.
 var Release2Changes = []Change{
 	{Semantic, "tools/call search_orders", `each order's "customer_name" field is renamed "customer"`},
 	{Semantic, "tools/call search_orders", `the order status "shipped" is reported as "dispatched"`},
@@ -89,6 +93,7 @@ var Release2Changes = []Change{
 	{Definition, "tools/list search_orders", "the description now states the exact-match, date-format and 20-order rules"},
 	{Definition, "tools/list search_orders", `inputSchema: since gains "format": "date" and a description (the SDK does not assert formats, so "last month" is still accepted)`},
 	{Definition, "tools/list search_orders", `outputSchema: orders[].customer_name becomes orders[].customer, and the status enum has "dispatched" in place of "shipped"`},
+	{Flow, "tools/call cancel_order", "without a reason, it asks the client for one (an elicitation with an optional reason field; an input_required round in the 2026-07-28 era) when the client declares elicitation; the answer to a client that declines is unchanged"},
 }
 
 // New returns the demo server for the given release (1, 2 or 3; release 3

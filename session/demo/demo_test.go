@@ -536,7 +536,7 @@ func TestRelease2ChangesCoverEveryKind(t *testing.T) {
 			t.Errorf("change %#v is incomplete", c)
 		}
 	}
-	for _, k := range []ChangeKind{Semantic, Cosmetic, Definition} {
+	for _, k := range []ChangeKind{Semantic, Cosmetic, Definition, Flow} {
 		if kinds[k] == 0 {
 			t.Errorf("Release2Changes has no %s change", k)
 		}
@@ -632,5 +632,68 @@ func TestServeStdio(t *testing.T) {
 func TestServeStdioRejectsUnknownRelease(t *testing.T) {
 	if err := ServeStdio(t.Context(), 4); err == nil {
 		t.Errorf("ServeStdio(ctx, 4) = nil, want an error")
+	}
+}
+
+// TestRelease2AsksForACancellationReason: release 2's cancel_order, given
+// no reason, asks a client that declares elicitation for one, in every era
+// (an input_required round in 2026-07-28, a request in the legacy ones); a
+// decline gets release 1's answer, an accept's reason is reported; a call
+// with a reason, release 1, and a client that cannot be asked are not asked.
+func TestRelease2AsksForACancellationReason(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era.name, func(t *testing.T) {
+			for _, tc := range []struct {
+				release int
+				args    map[string]any
+				answer  string // the client's action; "" declares no elicitation
+				asked   bool
+				reason  string
+			}{
+				{2, map[string]any{"order_id": "ord-1054"}, "decline", true, ""},
+				{2, map[string]any{"order_id": "ord-1054"}, "accept", true, "moved away"},
+				{2, map[string]any{"order_id": "ord-1054", "reason": "duplicate"}, "accept", false, "duplicate"},
+				{2, map[string]any{"order_id": "ord-1054"}, "", false, ""},
+				{1, map[string]any{"order_id": "ord-1054"}, "accept", false, ""},
+			} {
+				s, err := New(tc.release)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, ct := mcp.NewInMemoryTransports()
+				ss, err := s.Connect(t.Context(), st, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var asked []string
+				opts := &mcp.ClientOptions{}
+				if tc.answer != "" {
+					opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						asked = append(asked, req.Params.Message)
+						if tc.answer == "accept" {
+							return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"reason": "moved away"}}, nil
+						}
+						return &mcp.ElicitResult{Action: tc.answer}, nil
+					}
+				}
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "demo-test", Version: "0"}, opts).Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: era.request})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got cancelOrderOutput
+				structured(t, call(t, cs, "cancel_order", tc.args), &got)
+				cs.Close()
+				ss.Close()
+				if (len(asked) > 0) != tc.asked || len(asked) > 1 {
+					t.Errorf("release %d %v, client answering %q: asked %q, want asked %v", tc.release, tc.args, tc.answer, asked, tc.asked)
+				}
+				if tc.asked && !strings.Contains(asked[0], "ord-1054") {
+					t.Errorf("the question %q does not name the order", asked[0])
+				}
+				if got.Reason != tc.reason || got.Status != "cancelled" || got.PreviousStatus != "pending" {
+					t.Errorf("release %d %v, client answering %q: %+v, want cancelled with reason %q", tc.release, tc.args, tc.answer, got, tc.reason)
+				}
+			}
+		})
 	}
 }

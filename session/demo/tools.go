@@ -31,7 +31,7 @@ func addTools(s *mcp.Server, release int, r *regressor) {
 	}
 	mcp.AddTool(s, searchOrdersTool(release), searchOrders(release, r))
 	mcp.AddTool(s, searchOrderTool(), searchOrder(release))
-	mcp.AddTool(s, cancelOrderTool(), cancelOrder)
+	mcp.AddTool(s, cancelOrderTool(), cancelOrder(release))
 	mcp.AddTool(s, reportTool(), report)
 	mcp.AddTool(s, echoTool(), echo)
 	mcp.AddTool(s, revenueByDayTool(), revenueByDay)
@@ -281,21 +281,55 @@ func cancelOrderTool() *mcp.Tool {
 
 // cancelOrder reports what cancelling would do without changing the order
 // book, so that every session and every replay sees the same data.
-func cancelOrder(_ context.Context, _ *mcp.CallToolRequest, in cancelOrderInput) (*mcp.CallToolResult, any, error) {
-	o, ok := findOrder(in.OrderID)
-	if !ok {
-		return nil, nil, fmt.Errorf("no order with id %q to cancel", in.OrderID)
+//
+// Release 2 asks the client why, when the call gives no reason and the
+// client can be asked (it declares elicitation): an elicitation with one
+// optional field, reason — an input_required round in the 2026-07-28 era,
+// an elicitation/create request in the legacy one (the SDK turns the round
+// into one). Whatever the answer, the order is cancelled; a reason given
+// there is reported like one given in the call. That is release 2's flow
+// drift: the same call, the same answer to a client that declines, and a
+// request for input it never made before.
+func cancelOrder(release int) mcp.ToolHandlerFor[cancelOrderInput, any] {
+	return func(_ context.Context, req *mcp.CallToolRequest, in cancelOrderInput) (*mcp.CallToolResult, any, error) {
+		o, ok := findOrder(in.OrderID)
+		if !ok {
+			return nil, nil, fmt.Errorf("no order with id %q to cancel", in.OrderID)
+		}
+		if o.status == "delivered" {
+			return nil, nil, fmt.Errorf("order %s was delivered and cannot be cancelled", o.id)
+		}
+		if release == 2 && in.Reason == "" {
+			answer, answered := req.Params.InputResponses[reasonRequest].(*mcp.ElicitResult)
+			switch caps := req.ClientCapabilities(); {
+			case answered:
+				if r, ok := answer.Content["reason"].(string); ok && answer.Action == "accept" {
+					in.Reason = r
+				}
+			case caps != nil && caps.Elicitation != nil:
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{reasonRequest: reasonElicitation(o.id)}, RequestState: "cancel " + o.id}, nil, nil
+			}
+		}
+		return nil, cancelOrderOutput{
+			OrderID:        o.id,
+			PreviousStatus: o.status,
+			Status:         "cancelled",
+			Reason:         in.Reason,
+			Note:           "demo server: nothing was changed; every session sees the original orders",
+		}, nil
 	}
-	if o.status == "delivered" {
-		return nil, nil, fmt.Errorf("order %s was delivered and cannot be cancelled", o.id)
+}
+
+// reasonRequest is the id of release 2's request for a cancellation reason.
+const reasonRequest = "reason"
+
+func reasonElicitation(id string) *mcp.ElicitParams {
+	return &mcp.ElicitParams{
+		Message: fmt.Sprintf("Why is order %s being cancelled? (optional)", id),
+		RequestedSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+			"reason": {Type: "string", Description: "Why the order is cancelled."},
+		}},
 	}
-	return nil, cancelOrderOutput{
-		OrderID:        o.id,
-		PreviousStatus: o.status,
-		Status:         "cancelled",
-		Reason:         in.Reason,
-		Note:           "demo server: nothing was changed; every session sees the original orders",
-	}, nil
 }
 
 type reportOutput struct {
