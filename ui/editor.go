@@ -426,6 +426,12 @@ func (e *editorPane) send() tea.Cmd {
 			isAre(len(e.empty)), itThem(len(e.empty)), itThem(len(e.empty))), isErr: true})
 	}
 	e.confirm = false
+	// A call sent is done with: the keys typed next are the panes' (3, m,
+	// [ c), as after every other editor's send, not more JSON. enter or e
+	// edits again, the cursor where it was.
+	if e.editing {
+		e.stopEditing()
+	}
 	if e.prompt {
 		return e.out.send(getPromptMsg{name: e.tool, args: e.ta.value(), violations: e.violations})
 	}

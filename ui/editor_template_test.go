@@ -70,3 +70,25 @@ func TestEditorPasteClearAndOptional(t *testing.T) {
 		t.Errorf("addMember added to text that is not JSON")
 	}
 }
+
+// A call sent leaves editing mode, as every other editor's send does: the
+// pane keys typed next (3, m, [ c) go to the panes, not into the JSON. A
+// new user's "3" after ctrl+s was typed into the arguments. enter edits
+// again with the cursor where it was.
+func TestFlowSendLeavesEditing(t *testing.T) {
+	f := start(t, demoConfig(1), 120, 35)
+	f.waitFor("● connected", "search_orders")
+	f.keys("G", "enter")
+	f.waitFor("EDITING")
+	f.keys("down", "end", "left", "Acme Corp", "ctrl+s")
+	f.waitFor("call 1/1", "✓ ok", "enter to edit · ctrl+s send")
+	f.keys("3")
+	f.waitFor("─▸ 3 Result")
+	f.keys("2", "enter")
+	f.waitFor("EDITING")
+	f.keys("!")
+	f.waitFor(`"customer": "Acme Corp!"`)
+	if s := f.p.screen(); strings.Contains(s, "Acme Corp3") || strings.Contains(s, "invalid JSON") {
+		t.Errorf("the keys typed after ctrl+s went into the arguments:\n%s", s)
+	}
+}

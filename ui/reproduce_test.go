@@ -211,7 +211,7 @@ func TestFlowCompareTwoLiveCalls(t *testing.T) {
 	f.waitFor("EDITING")
 	f.keys("down", "end", "left", "Acme Corp", "end", ",", "enter", `  "since": "2026-01-01"`, "alt+o", "ctrl+s")
 	f.waitFor("call 1/1", "✓ ok")
-	f.keys("backspace", "backspace", "500", "ctrl+s")
+	f.keys("enter", "backspace", "backspace", "500", "ctrl+s") // a call sent leaves editing
 	f.waitFor("call 2/2", "1 argument differs from call #1: limit")
 	f.keys("esc", "3", "m", "[", "c")
 	f.waitFor("Compare call #2 → call #1", "1 argument differs: limit", "≠ the responses differ")
