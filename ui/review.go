@@ -754,7 +754,7 @@ func (p *reviewDetailPane) hunkLines(h fixture.Hunk, selected bool, w int) []str
 		out = append(out[:1], indented(strings.Join(out[1:], " "), w)...)
 	}
 	if h.More > 0 {
-		out = append(out, indented(st.muted.Render(fmt.Sprintf("and %d more like it at %s", h.More, fixture.DisplayPath(h.Pointer))), w)...)
+		out = append(out, indented(st.muted.Render(fmt.Sprintf("and %d more like it at %s", h.More, fixture.DisplayPath(h.Where))), w)...)
 	}
 	if h.Detail != "" {
 		out = append(out, indented(h.Detail, w)...)
