@@ -135,18 +135,12 @@ func (e *eraState) completeMessage(msg jsonrpc.Message) jsonrpc.Message {
 // user named 2026-07-28: a named version is a requirement, not a preference.
 var errVersionNotSpoken = errors.New("jig: the named protocol version is not spoken by the server")
 
-// offered describes what the server answered the era probe with, for the
-// error that says it does not speak the version the user named: the
+// probeAnswer describes what the server answered the era probe with, for
+// the error that says it does not speak the version the user named (the
 // supported versions of an UnsupportedProtocolVersionError, the JSON-RPC
-// error, or the HTTP status of a transport-level refusal.
-func offered(log *frames.Log) string {
-	what, _ := probeAnswer(log)
-	return what
-}
-
-// probeAnswer is offered's text and whether the server answered the probe
-// at all (with a JSON-RPC message or an HTTP status): a probe that never
-// reached the server says nothing about the versions it speaks.
+// error, or the HTTP status of a transport-level refusal), and whether the
+// server answered the probe at all: a probe that never reached the server
+// says nothing about the versions it speaks.
 func probeAnswer(log *frames.Log) (string, bool) {
 	for i := log.Len() - 1; i >= 0; i-- {
 		f := log.Frame(i)

@@ -58,16 +58,6 @@ func learnWrite(ctx context.Context, method, id string) {
 	}
 }
 
-// last is the id of the last request written, or "".
-func (w *written) last() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.ids) == 0 {
-		return ""
-	}
-	return w.ids[len(w.ids)-1]
-}
-
 // all are the ids of the requests written, in order.
 func (w *written) all() []string {
 	w.mu.Lock()

@@ -1,5 +1,7 @@
 package session
 
+//lint:file-ignore SA1019 roots, sampling and logging are deprecated as of 2026-07-28 (SEP-2577) but still spoken in both eras; jig inspects servers that use them.
+
 import (
 	"context"
 	"encoding/json"

@@ -74,13 +74,6 @@ var envRef = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{input:([^}]*)\}|\$\{(workspaceFolder|userHome)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
 })
 
-// expand replaces $VAR and ${VAR} (and ${env:VAR}, ${VAR:-default}) with
-// values from the environment. It reports the names it could not resolve so
-// the error can name them.
-func expand(s string, lookup func(string) (string, bool)) (string, []string) {
-	return Target{}.expandWith(s, lookup, true)
-}
-
 // expandWith expands every reference in s. bare says whether $NAME counts:
 // in headers and env values it does; in a command's arguments, a URL and a
 // folder only the ${...} forms do, since "$1" or "$HOME" there may be meant

@@ -321,12 +321,6 @@ func boxTitle(title string, focused bool) string {
 	return t
 }
 
-// boxTitleFits reports whether a title fits a box of width w whole, with
-// a cell of the edge to spare after it.
-func boxTitleFits(title string, w int) bool {
-	return ansi.StringWidth(boxTitle(title, true)) < boxTitleWidth(w)
-}
-
 // boxTitleWidth is the room for a title in a box of width w: the edge but
 // its corners and a rule on each side of the title.
 func boxTitleWidth(w int) int { return max(w-paneBorder.GetHorizontalFrameSize()-2, 0) }

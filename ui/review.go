@@ -852,9 +852,7 @@ func sideLines(st *styles, label, s string, pre, suf, w int, mark lipgloss.Style
 	}
 	out := []string{st.label.Render(label)}
 	for _, line := range strings.Split(text, "\n") {
-		for _, l := range wrapLines(line, w) {
-			out = append(out, l)
-		}
+		out = append(out, wrapLines(line, w)...)
 	}
 	// Mark the span: everything between the brackets, across lines.
 	in := false

@@ -149,7 +149,7 @@ func TestPlantedSecretsReachNoReplayOutput(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("pin echo: exit %d\n%s", code, errOut)
 	}
-	outputs["pin echo stderr"] = errOut
+	outputs["pin echo stdout"], outputs["pin echo stderr"] = out, errOut
 	// A header and a URL query string, as references, to an HTTP server
 	// that echoes what it is sent.
 	srv, _ := demo.New(1)

@@ -194,7 +194,7 @@ func decodeClaudeLine(line []byte, last bool) (claudeRecord, error) {
 	if line[len(line)-1] != '}' || last && !json.Valid(append([]byte("{"), bytes.TrimLeft(rest, ", ")...)) {
 		return rec, fmt.Errorf("the line does not end as a record does")
 	}
-	if t := bytes.Index(rest, timestampKey); t >= 0 && bytes.IndexAny(rest[:t], "{[") < 0 {
+	if t := bytes.Index(rest, timestampKey); t >= 0 && !bytes.ContainsAny(rest[:t], "{[") {
 		end := bytes.IndexByte(rest[t+len(timestampKey):], '"')
 		if end >= 0 {
 			rec.Timestamp = string(rest[t+len(timestampKey) : t+len(timestampKey)+end])

@@ -103,19 +103,6 @@ func (m *Metric) MAD() float64 {
 // IQR is the interquartile range.
 func (m *Metric) IQR() float64 { return m.Quantile(0.75) - m.Quantile(0.25) }
 
-// robustScale is the standard deviation a normal distribution with this
-// spread would have: 1.4826·MAD, or IQR/1.349 when more than half the
-// values are equal (MAD 0), or the standard deviation when the IQR is 0 too.
-func (m *Metric) robustScale() float64 {
-	if mad := m.MAD(); mad > 0 {
-		return 1.4826 * mad
-	}
-	if iqr := m.IQR(); iqr > 0 {
-		return iqr / 1.349
-	}
-	return m.SD()
-}
-
 // Summary is a Metric as reports show it.
 type Summary struct {
 	N      int64   `json:"n"`

@@ -142,7 +142,7 @@ func appendAnyValue(b []byte, v attribute.Value) []byte {
 	case attribute.EMPTY:
 		return b
 	default:
-		return appendLen(b, 1, []byte(v.Emit()))
+		return appendLen(b, 1, []byte(v.String()))
 	}
 }
 
