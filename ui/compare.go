@@ -65,95 +65,11 @@ func newCompareView(st *styles, out *outbox, red *frames.Redactor, a, b fixture.
 	var lb, rb docBuilder
 	writeRecordedCall(&lb, red, a, "")
 	writeRecordedCall(&rb, red, b, "")
-	v.left.setDoc(markChanged(lb.doc(), rb.doc(), "- ", roleRemoved))
-	v.right.setDoc(markChanged(rb.doc(), lb.doc(), "+ ", roleAdded))
+	// Marked once redacted, so the spans are of the text drawn.
+	left, right := markChanges(redactDoc(red, lb.doc()), redactDoc(red, rb.doc()))
+	v.left.setDoc(left)
+	v.right.setDoc(right)
 	return v, nil
-}
-
-// Changed lines in the two results: a line of one side that the other
-// does not have, matched as a diff matches lines, is marked in the gutter
-// ("- " on A, "+ " on B, readable without colour) and drawn in the
-// removed or added style, so the span that changed is found without
-// reading both. Lines of the same text in the same order are unmarked.
-
-// maxDiffLines bounds the lines matched one by one after the common start
-// and end are taken off: beyond it the whole middle is marked.
-const maxDiffLines = 1000
-
-// markChanged returns d with every line that other lacks marked, and a
-// gutter of two cells on every line.
-func markChanged(d, other *doc, mark string, r role) *doc {
-	lines, theirs := docLines(d), docLines(other)
-	changed := changedLines(lines, theirs)
-	var b docBuilder
-	for i, l := range lines {
-		switch rl, styled := d.roles[i]; {
-		case changed[i] && !styled:
-			b.line(r, mark+l)
-		case changed[i]:
-			b.line(rl, mark+l)
-		default:
-			b.line(rl, "  "+l)
-		}
-	}
-	return b.doc()
-}
-
-func docLines(d *doc) []string {
-	out := make([]string, len(d.lines))
-	for i, start := range d.lines {
-		out[i] = string(d.data[start:d.lineEnd(i)])
-	}
-	if len(d.data) == 0 {
-		return nil
-	}
-	return out
-}
-
-// changedLines reports the lines of a that are not in a longest common
-// subsequence of a and b.
-func changedLines(a, b []string) map[int]bool {
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
-	am, bm := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	out := map[int]bool{}
-	if len(am) > maxDiffLines || len(bm) > maxDiffLines {
-		for i := range am {
-			out[pre+i] = true
-		}
-		return out
-	}
-	// lcs[i][j] is the common length of am[i:] and bm[j:].
-	n, m := len(am), len(bm)
-	lcs := make([]int32, (n+1)*(m+1))
-	at := func(i, j int) *int32 { return &lcs[i*(m+1)+j] }
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if am[i] == bm[j] {
-				*at(i, j) = *at(i+1, j+1) + 1
-			} else {
-				*at(i, j) = max(*at(i+1, j), *at(i, j+1))
-			}
-		}
-	}
-	for i, j := 0, 0; i < n; {
-		switch {
-		case j < m && am[i] == bm[j]:
-			i, j = i+1, j+1
-		case j < m && *at(i, j+1) >= *at(i+1, j):
-			j++
-		default:
-			out[pre+i] = true
-			i++
-		}
-	}
-	return out
 }
 
 // title names the comparison for the overlay's border.

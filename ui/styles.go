@@ -47,6 +47,10 @@ type styles struct {
 	added   lipgloss.Style
 	changed lipgloss.Style
 	removed lipgloss.Style
+	// The words that changed within a line: reversed, so they stand out
+	// without colour too.
+	addedSpan   lipgloss.Style
+	removedSpan lipgloss.Style
 
 	frameRequest       lipgloss.Style // client → server request
 	frameServerRequest lipgloss.Style // server → client request (sampling, roots, elicitation)
@@ -102,6 +106,8 @@ func newStyles(isDark bool) *styles {
 		added:           s().Bold(true).Foreground(green),
 		changed:         s().Bold(true).Foreground(yellow),
 		removed:         s().Strikethrough(true).Foreground(muted),
+		addedSpan:       s().Bold(true).Reverse(true).Foreground(green),
+		removedSpan:     s().Reverse(true).Foreground(red),
 
 		frameRequest:       s().Foreground(accent),
 		frameServerRequest: s().Bold(true).Foreground(magenta),
@@ -159,6 +165,8 @@ const (
 	roleAdded
 	roleChanged
 	roleRemoved
+	roleAddedSpan   // the words of a line that changed, on the new side
+	roleRemovedSpan // the words of a line that changed, on the old side
 )
 
 func (st *styles) role(r role) (lipgloss.Style, bool) {
@@ -189,6 +197,10 @@ func (st *styles) role(r role) (lipgloss.Style, bool) {
 		return st.changed, true
 	case roleRemoved:
 		return st.removed, true
+	case roleAddedSpan:
+		return st.addedSpan, true
+	case roleRemovedSpan:
+		return st.removedSpan, true
 	}
 	return lipgloss.Style{}, false
 }

@@ -22,6 +22,26 @@ type doc struct {
 	// shown is the doc as it is drawn, redacted (see redactDoc): itself
 	// when it holds no secret, nil until it has been redacted.
 	shown *doc
+	// gutter is the width of a margin drawn left of every row, holding the
+	// mark of its line on each row the line wraps into (a comparison's
+	// "-" and "+"), blank for lines without one.
+	gutter int
+	marks  map[int]mark
+	// spans are parts of lines drawn in a style of their own (the words
+	// that changed), in byte offsets from the line's start.
+	spans map[int][]span
+}
+
+// A mark is what the gutter shows for a line, in its role.
+type mark struct {
+	text string
+	r    role
+}
+
+// A span is a part of a line, [from, to) from its start, drawn in role r.
+type span struct {
+	from, to int
+	r        role
 }
 
 func newDoc(data []byte) *doc {
@@ -147,8 +167,19 @@ func redactDoc(red *frames.Redactor, d *doc) *doc {
 	}
 	r := newDoc(data)
 	r.shown = r
+	r.gutter = d.gutter
 	if len(r.lines) == len(d.lines) {
-		r.roles = d.roles
+		r.roles, r.marks = d.roles, d.marks
+		// A span is kept on a line the redaction left as it was: its
+		// offsets hold there only.
+		for i, sp := range d.spans {
+			if string(r.data[r.lines[i]:r.lineEnd(i)]) == string(d.data[d.lines[i]:d.lineEnd(i)]) {
+				if r.spans == nil {
+					r.spans = map[int][]span{}
+				}
+				r.spans[i] = sp
+			}
+		}
 	}
 	d.shown = r
 	return r
@@ -177,8 +208,8 @@ func (v *textView) rewrap() {
 	if v.doc == nil {
 		return
 	}
-	d, w := v.doc, v.width
-	if w <= 0 {
+	d, w := v.doc, v.textWidth()
+	if v.width <= 0 {
 		// Not sized yet: setSize wraps.
 		v.rows = append(v.rows, d.lines...)
 		return
@@ -271,6 +302,15 @@ func wordWidth(data []byte, from, end, limit int) int {
 	return n
 }
 
+// textWidth is the cells a row of text has: the width, less the doc's
+// gutter.
+func (v *textView) textWidth() int {
+	if v.doc == nil {
+		return v.width
+	}
+	return max(v.width-v.doc.gutter, 1)
+}
+
 func (v *textView) clamp() {
 	v.top = min(v.top, v.maxTop())
 	v.top = max(v.top, 0)
@@ -310,7 +350,7 @@ func (v *textView) view(st *styles) string {
 		start := v.rows[r]
 		line := sort.SearchInts(d.lines, start+1) - 1
 		end := d.lineEnd(line)
-		wraps := end-start > v.width
+		wraps := end-start > v.textWidth()
 		if r+1 < len(v.rows) && v.rows[r+1] <= end {
 			end, wraps = v.rows[r+1], true
 		}
@@ -319,15 +359,57 @@ func (v *textView) view(st *styles) string {
 			// drawn, so a row is never wider than the view.
 			end--
 		}
-		text := sanitize(d.data[start:end])
-		if rl, ok := d.roles[line]; ok {
-			if s, ok := st.role(rl); ok {
-				text = s.Render(text)
-			}
+		if d.gutter > 0 {
+			out.WriteString(v.gutterOf(st, line))
 		}
-		out.WriteString(text)
+		lineRole, _ := d.roles[line]
+		if sp := d.spans[line]; len(sp) > 0 {
+			out.WriteString(styledSpans(st, d.data, d.lines[line], start, end, lineRole, sp))
+			continue
+		}
+		out.WriteString(styled(st, lineRole, sanitize(d.data[start:end])))
 	}
 	return out.String()
+}
+
+// gutterOf is the gutter of a row of line: its mark, or blank.
+func (v *textView) gutterOf(st *styles, line int) string {
+	g := v.doc.gutter
+	m, ok := v.doc.marks[line]
+	if !ok {
+		return strings.Repeat(" ", g)
+	}
+	text := m.text + strings.Repeat(" ", max(g-runewidth.StringWidth(m.text), 0))
+	return styled(st, m.r, text)
+}
+
+// styledSpans draws data[start:end], a row of the line at lineStart: the
+// parts in a span in the span's role, the rest in the line's.
+func styledSpans(st *styles, data []byte, lineStart, start, end int, lineRole role, spans []span) string {
+	var out strings.Builder
+	at := start
+	for _, sp := range spans {
+		from, to := max(lineStart+sp.from, at), min(lineStart+sp.to, end)
+		if from >= to {
+			continue
+		}
+		out.WriteString(styled(st, lineRole, sanitize(data[at:from])))
+		out.WriteString(styled(st, sp.r, sanitize(data[from:to])))
+		at = to
+	}
+	out.WriteString(styled(st, lineRole, sanitize(data[at:end])))
+	return out.String()
+}
+
+// styled renders text in role r (plain text as it is).
+func styled(st *styles, r role, text string) string {
+	if text == "" {
+		return ""
+	}
+	if s, ok := st.role(r); ok {
+		return s.Render(text)
+	}
+	return text
 }
 
 // redactSlack is how far past what a row shows redactedHead reads, so a

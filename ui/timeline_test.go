@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/mcpjig/jig/frames"
 )
 
@@ -167,11 +169,93 @@ func TestChangedLines(t *testing.T) {
 	a.line(rolePlain, "same\nold")
 	b.line(roleHeading, "head")
 	b.line(rolePlain, "same\nnew")
-	d := markChanged(a.doc(), b.doc(), "- ", roleRemoved)
-	if got := string(d.data); got != "  head\n  same\n- old" {
-		t.Errorf("marked doc: %q", got)
+	d, _ := markChanges(a.doc(), b.doc())
+	if d.gutter != 2 || len(d.marks) != 1 || d.marks[2].text != "- " {
+		t.Errorf("marks: %v (gutter %d), want line 2 alone marked -", d.marks, d.gutter)
 	}
-	if d.roles[0] != roleHeading || d.roles[2] != roleRemoved {
+	if d.roles[0] != roleHeading {
 		t.Errorf("roles: %v", d.roles)
+	}
+	if sp := d.spans[2]; len(sp) != 1 || sp[0].from != 0 || sp[0].to != 3 {
+		t.Errorf("spans of old against new: %v, want the whole word", sp)
+	}
+}
+
+// Within a changed line, the words that changed are the spans: a value in
+// a long line, not the whole line.
+func TestChangedSpans(t *testing.T) {
+	for _, c := range []struct{ a, b, wantA, wantB string }{
+		{`    "count": 20,`, `    "count": 10,`, "20", "10"},
+		{`→ search_orders {"customer":"Acme Corp","since":"2026-01-01","limit":500}`,
+			`→ search_orders {"customer":"Acme Corp","since":"2026-01-01","limit":10}`, "500", "10"},
+		{`"status": "shipped", "total": 12.5`, `"status": "dispatched", "total": 12.75`, "shipped|12.5", "dispatched|12.75"},
+		{`{"a":1}`, `{"a":1,"b":2}`, "", `,"b":2`},
+	} {
+		as, bs := changedSpans(c.a, c.b)
+		if got := cut(c.a, as); got != c.wantA {
+			t.Errorf("changedSpans(%q, %q): A's spans %q, want %q", c.a, c.b, got, c.wantA)
+		}
+		if got := cut(c.b, bs); got != c.wantB {
+			t.Errorf("changedSpans(%q, %q): B's spans %q, want %q", c.a, c.b, got, c.wantB)
+		}
+	}
+}
+
+func cut(s string, spans [][2]int) string {
+	var parts []string
+	for _, sp := range spans {
+		parts = append(parts, s[sp[0]:sp[1]])
+	}
+	return strings.Join(parts, "|")
+}
+
+// A changed line keeps its mark on every row it wraps into, and its changed
+// words are drawn reversed (which NO_COLOR keeps) on the row they fall on.
+func TestComparedLineWrapsWithItsMark(t *testing.T) {
+	var a, b docBuilder
+	a.line(rolePlain, "same")
+	a.line(rolePlain, `→ search_orders {"customer":"Acme Corp","since":"2026-01-01","limit":500}`)
+	b.line(rolePlain, "same")
+	b.line(rolePlain, `→ search_orders {"customer":"Acme Corp","since":"2026-01-01","limit":10}`)
+	ad, bd := markChanges(a.doc(), b.doc())
+	st := newStyles(true)
+	for _, c := range []struct {
+		d       *doc
+		mark    string
+		changed string
+	}{{ad, "- ", "500"}, {bd, "+ ", "10"}} {
+		v := textView{}
+		v.setDoc(c.d)
+		v.setSize(30, 10)
+		out := v.view(st)
+		rows := strings.Split(ansi.Strip(out), "\n")
+		if len(rows) < 3 {
+			t.Fatalf("the long line did not wrap at 30 cells:\n%s", ansi.Strip(out))
+		}
+		if !strings.HasPrefix(rows[0], "  same") {
+			t.Errorf("an unchanged line is marked: %q", rows[0])
+		}
+		for _, r := range rows[1:] {
+			if !strings.HasPrefix(r, c.mark) {
+				t.Errorf("row %q of the changed line lacks its mark %q:\n%s", r, c.mark, strings.Join(rows, "\n"))
+			}
+			if w := ansi.StringWidth(r); w > 30 {
+				t.Errorf("row %q is %d cells wide, wider than the view", r, w)
+			}
+		}
+		if !strings.Contains(out, "\x1b[7") && !strings.Contains(out, ";7m") && !strings.Contains(out, ";7;") {
+			t.Errorf("the changed word %q is not drawn reversed: %q", c.changed, out)
+		}
+		// The reversed part is the changed word alone.
+		rev := st.removedSpan
+		if c.mark == "+ " {
+			rev = st.addedSpan
+		}
+		if !strings.Contains(out, rev.Render(c.changed)) {
+			t.Errorf("the changed word %q is not drawn alone in its span style: %q", c.changed, out)
+		}
+		if strings.Contains(out, rev.Render("Acme")) || strings.Contains(ansi.Strip(out), "Acme Corp\"") && strings.Contains(out, rev.Render(`"customer"`)) {
+			t.Errorf("unchanged words are drawn as changed: %q", out)
+		}
 	}
 }
