@@ -41,7 +41,7 @@ func (s *Server) match(c *Conn, in *incoming) (*Exchange, *Miss) {
 	named := b.byName[in.method+"\x00"+name]
 	if mode != MatchExact {
 		for _, ex := range named {
-			if ex.Reply == nil && len(ex.Flow) == 0 {
+			if ex.hollow() {
 				continue
 			}
 			if matches(fixture.MatchRequest(ex.fixture(), ex.step, in.params)) {
@@ -59,13 +59,21 @@ func (s *Server) match(c *Conn, in *incoming) (*Exchange, *Miss) {
 	return nil, s.nearMiss(in, name)
 }
 
+// hollow says an exchange has nothing to serve: no answer, nothing sent
+// meanwhile, and no cancellation to honour (a call its client cancelled is
+// served by staying open until this client cancels it too, whether or not
+// the server sent anything before).
+func (ex *Exchange) hollow() bool {
+	return ex.Reply == nil && len(ex.Flow) == 0 && !ex.Cancelled
+}
+
 // answered keeps the exchanges that have something to serve.
 func answered(exs []*Exchange) []*Exchange {
 	for _, ex := range exs {
-		if ex.Reply == nil && len(ex.Flow) == 0 {
+		if ex.hollow() {
 			out := make([]*Exchange, 0, len(exs))
 			for _, ex := range exs {
-				if ex.Reply != nil || len(ex.Flow) > 0 {
+				if !ex.hollow() {
 					out = append(out, ex)
 				}
 			}
@@ -173,7 +181,7 @@ func (s *Server) nearMiss(in *incoming, name string) *Miss {
 	}
 	var all []scored
 	for _, ex := range s.book.byMethod[in.method] {
-		if ex.Reply == nil && len(ex.Flow) == 0 {
+		if ex.hollow() {
 			continue
 		}
 		diffs := fixture.MatchRequest(ex.fixture(), ex.step, in.params)
