@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,9 +12,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/session/peers"
 )
@@ -496,4 +499,98 @@ func TestMockRefusesMixedServers(t *testing.T) {
 	}
 	cs.Close()
 	m.stop(t)
+}
+
+// A call pinned or recorded against server-everything keeps only what the
+// server did for the call: its roots/list, asked 350 ms after the handshake
+// on its own schedule, lands inside the call's window (with the "Roots
+// updated" log it sends on the answer), and was kept in the call's flow, so
+// the mock asked it again mid-call — of fixtures that never asked it at all,
+// and of a recording at the call's time instead of after the handshake.
+func TestMockStrayRootsList(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	dir := t.TempDir()
+	pin, rec := filepath.Join(dir, "long.json"), filepath.Join(dir, "long.jsonl")
+	args := `{"duration":1,"steps":2}`
+	if code, _, stderr := jig(t, "", append([]string{"call", "trigger-long-running-operation", "--args", args, "--progress", "--pin", pin, "--record", rec}, serverEverything(t)...)...); code != 0 {
+		t.Fatalf("pinning: exit %d\n%s", code, stderr)
+	}
+	data, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := frames.ReadTranscript(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open, landed := false, false
+	for _, f := range tr.Frames {
+		switch {
+		case f.Method == "tools/call":
+			open = f.Dir == frames.ClientToServer
+		case open && f.Method == "roots/list" && f.Kind == frames.KindRequest:
+			landed = true
+		}
+	}
+	if !landed {
+		t.Fatalf("server-everything's roots/list did not land inside the call; the test proves nothing:\n%s", data)
+	}
+	f, err := fixture.Load(pin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flow, _ := json.Marshal(f.Calls()[0].Flow)
+	if strings.Contains(string(flow), "roots/list") || strings.Contains(string(flow), "Roots updated") || strings.Count(string(flow), "notifications/progress") != 2 {
+		t.Errorf("the pinned flow keeps the server's own roots/list, or lost the call's progress: %s", flow)
+	}
+
+	// A go-sdk client (it declares roots) counts what each mock asks it.
+	connect := func(source string) (*mcp.ClientSession, chan string, *mockProcess) {
+		m := startMock(t, "mock", source, "--no-record", "--listen", "127.0.0.1:0")
+		asked := make(chan string, 16)
+		c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+		c.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "roots/list" {
+					asked <- method
+				}
+				return next(ctx, method, req)
+			}
+		})
+		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: m.url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs, asked, m
+	}
+	call := func(cs *mcp.ClientSession) {
+		t.Helper()
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "trigger-long-running-operation", Arguments: json.RawMessage(args), Meta: mcp.Meta{"progressToken": "p"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// The fixture's mock asks nothing.
+	cs, asked, m := connect(pin)
+	call(cs)
+	cs.Close()
+	m.stop(t)
+	if len(asked) != 0 {
+		t.Errorf("the mock of the pinned call asked roots/list %d time(s) in the call; the server asked it on its own", len(asked))
+	}
+
+	// The recording's mock asks it once, after the handshake, as the
+	// server did, with no call open; the call asks nothing more.
+	cs, asked, m = connect(rec)
+	select {
+	case <-asked:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the mock of the recording never asked roots/list after the handshake (the server did, 350 ms after)")
+	}
+	call(cs)
+	cs.Close()
+	m.stop(t)
+	if len(asked) != 0 {
+		t.Errorf("the mock of the recording asked roots/list again in the call")
+	}
 }

@@ -29,7 +29,9 @@ func (b *Book) addRecording(path string) error {
 	b.Sources = append(b.Sources, path)
 	before := len(b.all)
 	rr := &recordingReader{b: b, path: path, t: t, byFrame: map[int]*Exchange{}}
+	var own frames.OwnAccount
 	for i, f := range t.Frames {
+		mine := own.See(f)
 		switch {
 		case f.Dir == frames.ClientToServer && f.Kind == frames.KindRequest:
 			rr.request(i, f)
@@ -38,7 +40,7 @@ func (b *Book) addRecording(path string) error {
 		case f.Dir == frames.ServerToClient && f.IsResponse():
 			rr.response(i, f)
 		case f.Dir == frames.ServerToClient && (f.Kind == frames.KindNotification || f.Kind == frames.KindRequest || f.Kind == frames.KindInvalid):
-			rr.message(f)
+			rr.message(f, mine)
 		}
 	}
 	for _, ex := range b.all[before:] {
@@ -129,11 +131,13 @@ func (rr *recordingReader) response(i int, f *frames.Frame) {
 	}
 }
 
-// message is what the server sent on its own: part of an open request's
-// flow, or of the session's.
-func (rr *recordingReader) message(f *frames.Frame) {
+// message is what the server sent unasked: part of an open request's flow,
+// or, when no request is open or it was the server's own business (mine: a
+// roots/list the handshake called for, a ping, the GET stream's), of the
+// session's, sent after the handshake with its recorded spacing.
+func (rr *recordingReader) message(f *frames.Frame, mine bool) {
 	ev := Event{Raw: append([]byte(nil), f.Raw...), Method: f.Method, Kind: f.Kind}
-	if k := flowOwner(rr.open, f.Raw); k >= 0 {
+	if k := flowOwner(rr.open, f.Raw); k >= 0 && !mine {
 		ev.At = f.Time.Sub(rr.started[k])
 		rr.open[k].Flow = append(rr.open[k].Flow, ev)
 		return

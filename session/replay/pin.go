@@ -234,7 +234,9 @@ func stepOf(ex *session.Exchange, vars map[string]string) (fixture.Step, error) 
 // flowOf is what the server sent while ex was open: the notifications
 // (progress for this call's token only, logging, the rest) and its requests
 // to the client with the client's answers, as they crossed, timed from the
-// request. jig mock re-sends them.
+// request — not what the server did on its own meanwhile (frames.OwnAccount:
+// a roots/list the handshake called for, a ping, the GET stream's). jig mock
+// re-sends them.
 func flowOf(log *frames.Log, ex *session.Exchange, vars map[string]string) []fixture.FlowMessage {
 	if log == nil || ex.Request == nil || ex.Response == nil {
 		return nil
@@ -257,8 +259,15 @@ func flowOf(log *frames.Log, ex *session.Exchange, vars map[string]string) []fix
 	}
 	var flow []fixture.FlowMessage
 	asked := map[string]int{} // the server's requests, by id, to their place in flow
+	var own frames.OwnAccount // what the server did on its own, the call's window or not
+	for i := 0; i <= start; i++ {
+		own.See(log.Frame(i))
+	}
 	for i := start + 1; i < end; i++ {
 		f := log.Frame(i)
+		if own.See(f) {
+			continue // a roots/list after the handshake, a ping, the GET stream's
+		}
 		switch {
 		case f.Dir == frames.ServerToClient && f.Kind == frames.KindNotification:
 			if f.Method == "notifications/progress" {
