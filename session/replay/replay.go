@@ -516,6 +516,9 @@ func stepsOn(ctx context.Context, s *session.Session, tools map[string]json.RawM
 		if len(step.Tool) > 0 && len(act.Tool) > 0 && !bytes.Equal(step.Tool, act.Tool) {
 			sr.PinnedTool, sr.ActualTool = step.Tool, act.Tool
 		}
+		if sr.PinnedInput = f.PinnedInput(i); sr.PinnedInput != nil {
+			sr.Input = act.Input // what review compares again and accepts
+		}
 		rep.Steps = append(rep.Steps, sr)
 		o.Steps = append(o.Steps, act)
 		o.ActualTool, o.Result, o.Error = act.Tool, act.Result, act.Error
