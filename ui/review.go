@@ -292,7 +292,19 @@ func (m *ReviewModel) openReject() tea.Cmd {
 
 func (m *ReviewModel) openRule() tea.Cmd {
 	it, h := m.items.selected(), m.detail.hunk()
+	if h == nil {
+		m.say(it.Key+": no drift left to make a rule of", true)
+		return nil
+	}
 	props := fixture.Propose(*h, "")
+	switch {
+	case len(props) == 0 && h.Kind == fixture.KindInput:
+		m.say("no rule holds what a call asks of its client: accept it (a pins its rounds and flow as seen) or reject it (x)", true)
+		return nil
+	case len(props) == 0:
+		m.say(fmt.Sprintf("no rule applies to %s (rules address the result): accept or reject it", hunkPlace(*h)), true)
+		return nil
+	}
 	d := &ruleDialog{m: m, item: it, hunk: *h, props: props}
 	m.dialog = d
 	return nil
@@ -735,6 +747,14 @@ func severityStyle(st *styles, s fixture.Severity) lipgloss.Style {
 		return st.warnText
 	}
 	return st.muted
+}
+
+// hunkPlace names where a hunk is, for people.
+func hunkPlace(h fixture.Hunk) string {
+	if h.Path == "" {
+		return "the response"
+	}
+	return fixture.DisplayPath(h.Path)
 }
 
 // hunkLines draws one hunk: its mark, severity, kind and path, the detail,

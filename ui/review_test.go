@@ -386,3 +386,47 @@ func TestReviewProposalsNeverAddHunks(t *testing.T) {
 		t.Fatal("no hunk groups drift in several items: the test proves nothing")
 	}
 }
+
+// A call whose flow drifted (release 2's cancel_order asks its client for a
+// reason): the detail pane shows the input hunk with both sides and why;
+// u says no rule holds it instead of opening an empty dialog; an accept
+// leaves no drift.
+func TestReviewFlowDriftPane(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	target := session.Target{Transport: session.TransportDemo, Release: 1}
+	s, err := session.Open(ctx, session.Options{Target: target, Capabilities: []string{"elicitation"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := s.CallTool(ctx, "cancel_order", json.RawMessage(`{"order_id":"ord-1054"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := replay.Pin(ctx, s, ex, replay.PinOptions{Scenario: "cancel", Target: target})
+	s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Save(filepath.Join(dir, "cancel.json")); err != nil {
+		t.Fatal(err)
+	}
+	rv := fixture.NewReview([]*fixture.ReportDoc{replayDir(t, dir)}, fixture.ReviewOptions{By: "Ana", Now: reviewAt})
+	m := NewReview(ReviewConfig{Review: rv, Source: "drift.json"})
+	m.resize(80, 24)
+	out := screen(m.render())
+	for _, want := range []string{"cancel: what the call asks of its cli", "input · rounds", "input_required round", "elicitation/create {reason}", "\"round 1 reason:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, out)
+		}
+	}
+	m.openRule()
+	if m.dialog != nil || !strings.Contains(m.status, "no rule holds what a call asks of its client") {
+		t.Errorf("u on an input hunk: dialog %v, status %q", m.dialog, m.status)
+	}
+	m.decide(fixture.ActionAccept, "release 2 asks why")
+	m.items.moveTo(0)
+	if out := screen(m.render()); !strings.Contains(out, "no drift left with your decisions") {
+		t.Errorf("after the accept:\n%s", out)
+	}
+}
