@@ -136,7 +136,7 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	}
 	// The recording holds the frames; memory holds none of them.
 	log := frames.NewWriteThroughLog(nil)
-	path, closer, err := record.ForLog(log, record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets})
+	path, closer, err := record.ForLog(log, record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets, Inline: true})
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -144,7 +144,7 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	export.watch(log)
 	var runErr error
 	files := &sessionFiles{first: recorded{log: log, path: path, closer: closer}, checks: checks, export: export,
-		opts: record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets}}
+		opts: record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets, Inline: true}}
 	if httpMode {
 		runErr = runHTTPProxy(ctx, o, files, secrets, maxFrame, st)
 	} else {

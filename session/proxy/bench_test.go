@@ -39,7 +39,7 @@ func proxiedEcho(b *testing.B) *echoPipe {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	log := frames.NewLog(nil)
-	_, closer, err := record.ForLog(log, record.Options{Path: b.TempDir() + "/bench.jsonl", Mode: "proxy"})
+	_, closer, err := record.ForLog(log, record.Options{Path: b.TempDir() + "/bench.jsonl", Mode: "proxy", Inline: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func runProxyRole() int {
 	}
 	log := frames.NewLog(nil)
 	target, _ := json.Marshal(record.Target{Transport: "stdio", Command: args})
-	_, closer, err := record.ForLog(log, record.Options{Path: os.Getenv(recordEnv), Target: target, Mode: "proxy"})
+	_, closer, err := record.ForLog(log, record.Options{Path: os.Getenv(recordEnv), Target: target, Mode: "proxy", Inline: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2

@@ -1,12 +1,15 @@
 // Package record decides where captured sessions go and keeps them there: a
 // per-user state directory of JSONL transcripts, one file per session, named
-// by when it started and what it talked to, each frame written the moment it
-// crossed so that a killed jig or a killed client still leaves the evidence.
+// by when it started and what it talked to. Each frame is handed to a writer
+// of its own as it crosses and written moments later, whole records only, so
+// a killed jig or a killed client still leaves the evidence: a valid file
+// that lacks at most the frames still queued.
 package record
 
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,6 +49,11 @@ type Options struct {
 	Redactor *frames.Redactor
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
+	// Inline writes each batch on the goroutine that appends it (the proxy's
+	// recorder, already off the wire's path); otherwise ForLog writes through
+	// a bounded queue of QueueBytes (frames.DefaultQueueBytes when 0).
+	Inline     bool
+	QueueBytes int
 }
 
 // StateDir is where sessions are recorded by default:
@@ -156,8 +164,12 @@ func reserve(dir, base string) (*os.File, string, error) {
 }
 
 // ForLog records every frame appended to log from now on (call it before the
-// session starts). It returns the file's path and a closer that closes the
-// file and reports the first write error, so a full disk is not silent. With
+// session starts). The frames go through a bounded queue to a writer of
+// their own (frames.QueuedSink) unless opts.Inline: appending never waits
+// for the disk unless the queue is full, and then it waits (nothing is
+// dropped). It returns the file's path and a closer that writes what is
+// queued, closes the file and reports the first write error, so a full disk
+// is not silent; call it on every way out, after the session closed. With
 // opts.Disabled it records nothing and returns "" and a no-op closer.
 func ForLog(log *frames.Log, opts Options) (path string, closer func() error, err error) {
 	if opts.Disabled {
@@ -167,10 +179,20 @@ func ForLog(log *frames.Log, opts Options) (path string, closer func() error, er
 	if err != nil {
 		return "", nil, err
 	}
-	log.AddSink(tw)
+	var q *frames.QueuedSink
+	if opts.Inline {
+		log.AddSink(tw)
+	} else {
+		q = frames.NewQueuedSink(tw, opts.QueueBytes)
+		log.AddSink(q)
+	}
 	return path, func() error {
+		var qerr error
+		if q != nil {
+			qerr = q.Close()
+		}
 		cerr := tw.Close()
-		if serr := log.SinkErr(); serr != nil {
+		if serr := cmp.Or(log.SinkErr(), qerr); serr != nil {
 			return fmt.Errorf("recording %s: %w", path, serr)
 		}
 		return cerr

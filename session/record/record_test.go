@@ -28,10 +28,17 @@ func TestForLogWritesEachFrameRedacted(t *testing.T) {
 		t.Errorf("path = %s, want %s", path, want)
 	}
 	log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"pw":"hunter2-secret"}}}`)})
-	// The frame is on disk before the session ends: no buffering to lose.
-	b, _ := os.ReadFile(path)
+	// The frame reaches the disk while the session goes on, without a
+	// Close: the queue's writer writes as soon as it is given something.
+	var b []byte
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		b, _ = os.ReadFile(path)
+		if n := bytes.Count(b, []byte("\n")); n == 2 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if n := bytes.Count(b, []byte("\n")); n != 2 {
-		t.Fatalf("after one frame the file has %d lines, want 2 (header, frame):\n%s", n, b)
+		t.Fatalf("a minute after one frame the file has %d lines, want 2 (header, frame):\n%s", n, b)
 	}
 	if bytes.Contains(b, []byte("hunter2-secret")) || !bytes.Contains(b, []byte("[REDACTED:value]")) {
 		t.Errorf("the secret reached the file, or was not replaced by its placeholder:\n%s", b)
