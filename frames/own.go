@@ -1,5 +1,7 @@
 package frames
 
+import "strings"
+
 // An OwnAccount tells, over a session's frames taken in the order they
 // crossed, which of the server's messages it sent on its own account rather
 // than in the course of a request the client had open — so that what a call
@@ -17,6 +19,10 @@ package frames
 //     (servers ask it after the handshake and on list_changed, on their own
 //     schedule — server-everything 350 ms after initialized — so it races
 //     with the first call);
+//   - it is a list_changed sent after the client's notifications/initialized
+//     and before the server's next answer: the handshake's consequence
+//     (server-everything registers the tools the client's capabilities allow
+//     and says so four times, inside whatever request came first);
 //   - it is the first notification (not progress) right after the client
 //     answered one of the server's own requests, with nothing else in
 //     between: its consequence (server-everything logs "Roots updated").
@@ -31,6 +37,7 @@ type OwnAccount struct {
 	rootsDue   int             // roots/list the client's notifications call for
 	asked      map[string]bool // the server's own requests not yet answered, by id
 	after      bool            // the client just answered one of them
+	handshake  bool            // initialized was sent; the server has answered nothing since
 }
 
 // See takes the next frame of the session and reports whether it is a
@@ -45,6 +52,7 @@ func (o *OwnAccount) See(f *Frame) bool {
 		switch {
 		case f.Kind == KindNotification && (f.Method == "notifications/initialized" || f.Method == "notifications/roots/list_changed"):
 			o.rootsDue++
+			o.handshake = o.handshake || f.Method == "notifications/initialized"
 		case f.IsResponse() && o.asked[f.ID]:
 			delete(o.asked, f.ID)
 			o.after = true
@@ -57,7 +65,13 @@ func (o *OwnAccount) See(f *Frame) bool {
 		o.streamable = true
 	}
 	own := o.streamable && f.HTTP != nil && f.HTTP.Method == "GET"
+	handshake := o.handshake
+	if f.IsResponse() {
+		o.handshake = false
+	}
 	switch {
+	case f.Kind == KindNotification && handshake && strings.HasSuffix(f.Method, "/list_changed"):
+		own = true
 	case f.Kind == KindRequest && f.Method == "ping":
 		own = true
 	case f.Kind == KindRequest && f.Method == "roots/list" && o.rootsDue > 0:
