@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -87,4 +88,36 @@ func listAll(ctx context.Context, s *Session, method, key string, page func(ctx 
 		cursor = next
 	}
 	return out, nil
+}
+
+// ListPage asks for one page of a list — tools/list, resources/list,
+// resources/templates/list or prompts/list — from cursor ("" for the first)
+// and returns its exchange as sent and received: a pinned page replays so.
+func (s *Session) ListPage(ctx context.Context, method, cursor string) (*Exchange, error) {
+	var ask func(ctx context.Context) error
+	switch method {
+	case "tools/list":
+		ask = func(ctx context.Context) error {
+			_, err := s.cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+			return err
+		}
+	case "resources/list":
+		ask = func(ctx context.Context) error {
+			_, err := s.cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+			return err
+		}
+	case "resources/templates/list":
+		ask = func(ctx context.Context) error {
+			_, err := s.cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+			return err
+		}
+	case "prompts/list":
+		ask = func(ctx context.Context) error {
+			_, err := s.cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+			return err
+		}
+	default:
+		return nil, fmt.Errorf("%s is not a list jig pages through (tools/list, resources/list, resources/templates/list, prompts/list)", method)
+	}
+	return s.roundTrip(ctx, method, method, func(ctx context.Context) error { return rpcError(ask(ctx)) })
 }

@@ -594,3 +594,40 @@ func TestMockStrayRootsList(t *testing.T) {
 		t.Errorf("the mock of the recording asked roots/list again in the call")
 	}
 }
+
+// A paginated list pinned with jig resources --pin (server-everything
+// 2025.11.25: 100 resources in 10 pages) is a scenario of its pages: it
+// replays green against the server and against jig mock of it, and jig
+// resources against the mock lists what it listed against the server,
+// page by page (before, only a recording could serve pages; a list could
+// not be pinned).
+func TestMockPinnedPages(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	pin := filepath.Join(t.TempDir(), "resources.json")
+	old := append([]string{"--"}, peers.Node(t, peers.EverythingOld, "stdio")...)
+	code, real, stderr := jig(t, "", append([]string{"resources", "--pin", pin}, old...)...)
+	if code != 0 || !strings.Contains(real, "100 resources") || !strings.Contains(stderr, "pages: 10 pages of resources/list, each a step") {
+		t.Fatalf("jig resources --pin against server-everything: exit %d\n%s%s", code, real, stderr)
+	}
+	f, err := fixture.Load(pin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls := f.Calls(); len(calls) != 10 || !strings.Contains(string(calls[1].Request.Params), `"cursor"`) {
+		t.Fatalf("the pin holds %d steps, want the 10 pages with their cursors", len(calls))
+	}
+	if code, stdout, stderr := jig(t, "", "replay", pin); code != 0 || !strings.Contains(stdout, "1 scenario: 1 ok") {
+		t.Errorf("jig replay of the pages against the server: exit %d\n%s%s", code, stdout, stderr)
+	}
+	args := append([]string{"replay", pin, "--"}, jigCommand("mock", "--no-record", pin)...)
+	if code, stdout, stderr := jig(t, "", args...); code != 0 || !strings.Contains(stdout, "1 scenario: 1 ok") {
+		t.Errorf("jig replay of the pages against jig mock of them: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, mocked, stderr := jig(t, "", append([]string{"resources", "--"}, jigCommand("mock", "--no-record", pin)...)...)
+	if _, list, _ := strings.Cut(real, "\n"); code != 0 || !strings.HasSuffix(mocked, list) {
+		t.Errorf("jig resources against the mock: exit %d\n--- mock:\n%s\n--- server:\n%s\n%s", code, mocked, real, stderr)
+	}
+	if code, _, stderr := jig(t, "", append([]string{"resources", "--pin", pin}, old...)...); code != exitUsage || !strings.Contains(stderr, "--force") {
+		t.Errorf("pinning over the fixture: exit %d, want 2 naming --force\n%s", code, stderr)
+	}
+}

@@ -46,6 +46,7 @@ type listOptions struct {
 	json      bool
 	templates bool     // resources only: list the templates instead
 	command   []string // the server's command after --
+	pin       listPin
 
 	label              string // names the recording
 	kind, templateKind *listing
@@ -68,6 +69,7 @@ func newListCmd(st *streams, runF runFunc[listOptions], use, short string, kind 
 	o.target.oneShot = true // it asks once and ends: no list_changed subscription
 	o.frames.bind(cmd)
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the array exactly as the server sent it (all pages)")
+	o.pin.bind(cmd, use+".json")
 	if templates != nil {
 		cmd.Flags().BoolVar(&o.templates, "templates", false, "list the "+templates.noun+" instead (uriTemplate, all pages)")
 	}
@@ -79,25 +81,42 @@ func runList(ctx context.Context, o *listOptions, st *streams) error {
 	if o.templates {
 		l = o.templateKind
 	}
+	if err := o.pin.check(); err != nil {
+		return err
+	}
 	return withSession(ctx, st, &o.target, o.command, &o.frames, o.label, func(ctx context.Context, s *session.Session) error {
+		mark := s.Log.Len()
 		items, err := l.list(ctx, s)
 		if err != nil {
 			return err
 		}
-		if o.json {
-			if items == nil {
-				items = []json.RawMessage{}
-			}
-			return writeJSON(st.out, items)
+		if err := printList(st, s, l, items, o.json); err != nil || o.pin.file == "" {
+			return err
 		}
-		printInfo(st.out, s.Info())
-		fmt.Fprintln(st.out, frames.Count(len(items), strings.TrimSuffix(l.noun, "s")))
-		for _, it := range items {
-			fmt.Fprintln(st.out, "  "+listLine(it, l.key))
+		opts, err := o.target.options(o.command)
+		if err != nil {
+			return err
 		}
-		printCacheHint(st.out, s, l.method)
-		return nil
+		return o.pin.pin(ctx, st, s, opts.Target, mark, l.method)
 	})
+}
+
+// printList prints what a list command listed: each item's key and
+// description, or with asJSON the array as the server sent it.
+func printList(st *streams, s *session.Session, l *listing, items []json.RawMessage, asJSON bool) error {
+	if asJSON {
+		if items == nil {
+			items = []json.RawMessage{}
+		}
+		return writeJSON(st.out, items)
+	}
+	printInfo(st.out, s.Info())
+	fmt.Fprintln(st.out, frames.Count(len(items), strings.TrimSuffix(l.noun, "s")))
+	for _, it := range items {
+		fmt.Fprintln(st.out, "  "+listLine(it, l.key))
+	}
+	printCacheHint(st.out, s, l.method)
+	return nil
 }
 
 // readOptions are jig read's.

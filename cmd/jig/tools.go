@@ -22,6 +22,7 @@ type toolsOptions struct {
 	frames  framesFlag
 	json    bool
 	command []string // the server's command after --
+	pin     listPin
 }
 
 const toolsExample = `  jig tools --demo
@@ -44,26 +45,39 @@ func newToolsCmd(st *streams, runF runFunc[toolsOptions]) *cobra.Command {
 	o.target.oneShot = true // it asks once and ends: no list_changed subscription
 	o.frames.bind(cmd)
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the tools array exactly as the server sent it (all pages)")
+	o.pin.bind(cmd, "tools.json")
 	return cmd
 }
 
 func runTools(ctx context.Context, o *toolsOptions, st *streams) error {
+	if err := o.pin.check(); err != nil {
+		return err
+	}
 	return withSession(ctx, st, &o.target, o.command, &o.frames, "tools", func(ctx context.Context, s *session.Session) error {
+		mark := s.Log.Len()
 		raw, typed, err := s.ListTools(ctx)
 		if err != nil {
 			return err
 		}
 		if o.json {
-			return writeJSON(st.out, raw)
+			err = writeJSON(st.out, raw)
+		} else {
+			// One write: each line written on its own was a redaction pass
+			// and a system call.
+			var b bytes.Buffer
+			printInfo(&b, s.Info())
+			printTools(&b, typed, len(raw))
+			printCacheHint(&b, s, "tools/list")
+			_, err = st.out.Write(b.Bytes())
 		}
-		// One write: each line written on its own was a redaction pass and a
-		// system call.
-		var b bytes.Buffer
-		printInfo(&b, s.Info())
-		printTools(&b, typed, len(raw))
-		printCacheHint(&b, s, "tools/list")
-		_, err = st.out.Write(b.Bytes())
-		return err
+		if err != nil || o.pin.file == "" {
+			return err
+		}
+		opts, err := o.target.options(o.command)
+		if err != nil {
+			return err
+		}
+		return o.pin.pin(ctx, st, s, opts.Target, mark, "tools/list")
 	})
 }
 

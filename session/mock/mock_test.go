@@ -956,3 +956,79 @@ func TestFixtureRounds(t *testing.T) {
 		})
 	}
 }
+
+// pagesFixture is server-everything 2025.11.25's resources/list as jig
+// resources --pin pinned it: 10 pages of 10, each step one page.
+const pagesFixture = "testdata/pages/resources.json"
+
+type pages struct{ cursors, uris []string }
+
+// pinnedPages are the cursors and URIs the pages fixture holds, in order.
+func pinnedPages(t *testing.T) pages {
+	t.Helper()
+	f, err := fixture.Load(pagesFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p pages
+	for _, step := range f.Calls() {
+		var page struct {
+			Resources []struct {
+				URI string `json:"uri"`
+			} `json:"resources"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(step.Response.Result, &page); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range page.Resources {
+			p.uris = append(p.uris, r.URI)
+		}
+		if page.NextCursor != "" {
+			p.cursors = append(p.cursors, page.NextCursor)
+		}
+	}
+	if len(p.cursors) < 2 {
+		t.Fatalf("%s is not paginated; the test proves nothing", pagesFixture)
+	}
+	return p
+}
+
+// A pinned paginated list is served page by page as the server paginated
+// it: the go-sdk client, over every transport, asking in either era (the
+// server was legacy: a 2026-07-28 client falls back), follows the pinned
+// cursors to the pinned resources, and a cursor the server never handed out
+// is a near miss, not another page.
+func TestPinnedPages(t *testing.T) {
+	want := pinnedPages(t)
+	for _, tr := range transports {
+		for _, v := range []string{"2025-06-18", ""} {
+			t.Run(tr.name+"/"+v, func(t *testing.T) {
+				cs := tr.connect(t, newServer(t, load(t, pagesFixture), Options{}), v, nil)
+				var got pages
+				cursor := ""
+				for n := 0; n < 50; n++ {
+					res, err := cs.ListResources(context.Background(), &mcp.ListResourcesParams{Cursor: cursor})
+					if err != nil {
+						t.Fatalf("page %d (cursor %q): %v", n+1, cursor, err)
+					}
+					for _, r := range res.Resources {
+						got.uris = append(got.uris, r.URI)
+					}
+					if res.NextCursor == "" {
+						break
+					}
+					got.cursors = append(got.cursors, res.NextCursor)
+					cursor = res.NextCursor
+				}
+				if strings.Join(got.cursors, " ") != strings.Join(want.cursors, " ") || strings.Join(got.uris, " ") != strings.Join(want.uris, " ") {
+					t.Errorf("paged through cursors %v and %d resources; pinned: %v and %d", got.cursors, len(got.uris), want.cursors, len(want.uris))
+				}
+				_, err := cs.ListResources(context.Background(), &mcp.ListResourcesParams{Cursor: "bm8tc3VjaA=="})
+				if err == nil || !strings.Contains(err.Error(), `sent "bm8tc3VjaA=="`) {
+					t.Errorf("a cursor never handed out: %v, want a near miss naming the cursor", err)
+				}
+			})
+		}
+	}
+}

@@ -27,6 +27,8 @@ type tsResult struct {
 	Progress     []float64
 	Elicitations []string
 	Changed      bool
+	Cursors      []string
+	URIs         []string
 }
 
 func runTSClient(t *testing.T, args ...string) tsResult {
@@ -172,6 +174,32 @@ func TestInspectorCLI(t *testing.T) {
 			out, err = inspect(c.target, "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "text=bye")
 			if err == nil || !strings.Contains(out, `closest: `+filepath.Join(abs, "echo.json")+` (/arguments/text: recorded "hi", sent "bye")`) {
 				t.Errorf("tools/call echo bye: want the near miss, got %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// The TypeScript SDK's client pages through the resources of a fixture
+// pinned from server-everything 2025.11.25 (jig resources --pin): each page
+// as the server paginated it, cursor by cursor, over stdio and Streamable
+// HTTP.
+func TestTypeScriptClientPinnedPages(t *testing.T) {
+	abs, _ := filepath.Abs(pagesFixture)
+	t.Setenv(serveEnv, abs)
+	ts := httptest.NewServer(newServer(t, load(t, abs), Options{}).HTTPHandler())
+	defer ts.Close()
+	want := pinnedPages(t)
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"stdio", []string{"stdio", "pages", "--", os.Args[0]}},
+		{"http", []string{"http", "pages", ts.URL + "/mcp"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := runTSClient(t, c.args...)
+			if strings.Join(r.Cursors, " ") != strings.Join(want.cursors, " ") || strings.Join(r.URIs, " ") != strings.Join(want.uris, " ") {
+				t.Errorf("the TypeScript client paged through cursors %v and %d resources; pinned: %v and %d", r.Cursors, len(r.URIs), want.cursors, len(want.uris))
 			}
 		})
 	}

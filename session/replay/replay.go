@@ -611,9 +611,12 @@ func send(ctx context.Context, s *session.Session, c Case, method string, params
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 		URI       string          `json:"uri"`
+		Cursor    string          `json:"cursor"`
 	}
 	_ = json.Unmarshal(params, &p)
 	switch method {
+	case "tools/list", "resources/list", "resources/templates/list", "prompts/list":
+		return s.ListPage(ctx, method, p.Cursor) // a pinned page, from its cursor
 	case "tools/call":
 		if progress {
 			return s.CallToolWith(ctx, p.Name, p.Arguments, session.CallOptions{OnProgress: func(session.Progress) {}})
@@ -632,7 +635,7 @@ func send(ctx context.Context, s *session.Session, c Case, method string, params
 		return s.GetPrompt(ctx, p.Name, args)
 	}
 	return nil, &fixture.FileError{File: filepath.Base(c.Path), Field: "request.method",
-		Msg:  fmt.Sprintf("is %q, which jig cannot replay yet (it replays tools/call, resources/read and prompts/get)", method),
+		Msg:  fmt.Sprintf("is %q, which jig cannot replay yet (it replays tools/call, resources/read, prompts/get and the pages of tools/list, resources/list, resources/templates/list, prompts/list)", method),
 		Kind: fixture.ErrInvalid}
 }
 

@@ -6,7 +6,8 @@
 //   node tsclient.mjs SDK_DIR http STEPS URL
 //
 // STEPS is a comma-separated list: list, echo, miss, slow, pinnedflow,
-// changed (waits up to 30 s for a tools/list_changed outside any request).
+// changed (waits up to 30 s for a tools/list_changed outside any request),
+// pages (resources/list page by page: each page's nextCursor and the URIs).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -75,6 +76,19 @@ for (const step of steps.split(",")) {
         onprogress: (p) => out.progress.push(p.progress),
       });
       out.slow = r.content.map((c) => c.text).join("");
+      break;
+    }
+    case "pages": {
+      out.cursors = [];
+      out.uris = [];
+      let cursor;
+      for (let n = 0; n < 50; n++) {
+        const r = await client.listResources(cursor === undefined ? undefined : { cursor });
+        out.uris.push(...r.resources.map((x) => x.uri));
+        if (!r.nextCursor) break;
+        out.cursors.push(r.nextCursor);
+        cursor = r.nextCursor;
+      }
       break;
     }
     case "slow": {
