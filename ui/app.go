@@ -63,6 +63,10 @@ type Config struct {
 	// reproduced against (r): the recording's own target, or one the user
 	// named. Nil means recorded calls cannot be reproduced.
 	Reproduce *session.Options
+	// RecordReproduction, when set, begins recording Reproduce's Log; it is
+	// called once, as the first reproduction connects (a recording opened
+	// only to be read writes nothing), and returns the file it records to.
+	RecordReproduction func() (string, error)
 	// Redact is the run's one redactor: every text the TUI draws (frames,
 	// results, the header, dialogs, status lines) and every body w writes
 	// passes through its Base, so a secret the server echoes never reaches

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/frames/fixture"
 	"github.com/mcpjig/jig/frames/schema"
 )
 
@@ -40,6 +41,7 @@ type editorPane struct {
 	violations []schema.Violation
 	schemaErr  error
 	empty      []string // required string arguments still "", as the prefill left them
+	redacted   []string // arguments holding a recording's redaction placeholder: never sent
 	confirm    bool     // one ctrl+s was pressed on violating arguments
 
 	env     *paneEnv
@@ -103,12 +105,15 @@ func (e *editorPane) revalidate() {
 		return
 	}
 	e.checked = v
-	e.problem, e.violations, e.schemaErr, e.empty = nil, nil, nil, nil
+	e.problem, e.violations, e.schemaErr, e.empty, e.redacted = nil, nil, nil, nil, nil
 	if e.tool == "" {
 		e.writeProblems()
 		return
 	}
 	e.problem = checkJSON(v)
+	if e.problem == nil {
+		e.redacted = fixture.RedactedArguments(json.RawMessage(v))
+	}
 	if e.problem == nil && !isNull(e.input) {
 		e.violations, e.schemaErr = schema.Validate(e.input, json.RawMessage(v))
 		e.empty = emptyRequired(e.input, v)
@@ -125,6 +130,9 @@ func (e *editorPane) writeProblems() {
 		b.line(roleError, "✗ "+e.problem.String()+" — cannot send")
 		b.line(rolePlain, "  "+e.problem.text)
 		b.line(roleError, "  "+strings.Repeat(" ", max(e.problem.col-1, 0))+"^")
+	case len(e.redacted) > 0:
+		b.line(roleError, wrapText("✗ "+e.redactedText()+" — cannot send", "", e.width))
+		b.line(rolePlain, wrapText("type the real value in its place: jig never sends a placeholder as if it were the value", "  ", e.width))
 	case e.schemaErr != nil:
 		b.line(roleWarn, "! the input schema does not compile; arguments not checked:")
 		b.line(rolePlain, wrapText(e.schemaErr.Error(), "  ", e.width))
@@ -411,8 +419,20 @@ func (e *editorPane) history(delta int) tea.Cmd {
 	return e.out.send(editCallMsg{id: e.calls()[pos].id})
 }
 
+// redactedText names the arguments that hold a redaction placeholder.
+func (e *editorPane) redactedText() string {
+	verb := "hold"
+	if len(e.redacted) == 1 {
+		verb = "holds"
+	}
+	return fmt.Sprintf("%s %s a value redacted in the recording ([REDACTED:…])", strings.Join(e.redacted, ", "), verb)
+}
+
 func (e *editorPane) send() tea.Cmd {
+	e.revalidate()
 	switch {
+	case len(e.redacted) > 0:
+		return e.out.send(statusMsg{text: e.redactedText() + ": type the real value; jig never sends the placeholder", isErr: true})
 	case len(e.violations) > 0 && !e.confirm:
 		e.confirm = true
 		what := "input schema"

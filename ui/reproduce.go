@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -61,7 +62,18 @@ func (m *Model) reproduce(msg reproduceMsg) tea.Cmd {
 	m.repro.started = true
 	m.hdr.repro = "reproducing on " + conn.opts.Target.String() + " · connecting…"
 	m.resize(m.lay.width, m.lay.height)
-	m.setStatus(fmt.Sprintf("connecting to %s to reproduce %s…", conn.opts.Target.String(), c.Label), false)
+	recording := ""
+	if m.cfg.RecordReproduction != nil {
+		// Every session jig opens is recorded; so is a reproduction.
+		switch path, err := m.cfg.RecordReproduction(); {
+		case err != nil:
+			m.setStatus(fmt.Sprintf("connecting to %s to reproduce %s — not recorded: %v", conn.opts.Target.String(), c.Label, err), true)
+			return m.connect()
+		case path != "":
+			recording = " · recording to " + path
+		}
+	}
+	m.setStatus(fmt.Sprintf("connecting to %s to reproduce %s…%s", conn.opts.Target.String(), c.Label, recording), false)
 	return m.connect()
 }
 
@@ -124,6 +136,10 @@ func (m *Model) startReproduce() {
 	m.editor().load(r.Name, input, args, len(m.calls().list))
 	m.setFocus(paneEditor)
 	m.editor().startEditing()
+	if red := fixture.RedactedArguments(json.RawMessage(args)); len(red) > 0 {
+		m.setStatus(fmt.Sprintf("reproducing %s: %s redacted in the recording — type the real value, then ctrl+s%s", r.Label, strings.Join(red, ", "), note), true)
+		return
+	}
 	m.setStatus(fmt.Sprintf("reproducing %s: its arguments exactly as sent; edit them or ctrl+s to send%s", r.Label, note), false)
 }
 

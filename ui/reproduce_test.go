@@ -240,3 +240,54 @@ func TestTimelineCountSaysWhichRowsAreShown(t *testing.T) {
 		t.Errorf("the first request is on screen; the test means it scrolled away:\n%s", view)
 	}
 }
+
+// TestFlowReproduceRefusesARedactedArgument reproduces a recorded call one
+// of whose arguments the recording holds redacted: r says so at once, and
+// ctrl+s sends nothing until the value is typed in its place (sending it
+// would have sent "[REDACTED:value]" as the customer and called the answer
+// "same arguments").
+func TestFlowReproduceRefusesARedactedArgument(t *testing.T) {
+	const secret = "Zq9plainNOTshaped7731"
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	target := session.Target{Transport: session.TransportDemo, Release: 1}
+	tw, err := frames.CreateTranscript(path, frames.Header{Jig: session.Version, Started: time.Now(), Target: target.JSON(), Mode: "session"}, frames.NewRedactor(secret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := frames.NewLog(nil)
+	log.AddSink(tw)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := session.Open(ctx, session.Options{Target: target, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CallTool(ctx, "search_orders", json.RawMessage(`{"customer":"`+secret+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	tw.Close()
+	x, err := frames.OpenIndexed(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+
+	live := frames.NewLog(nil)
+	cfg := openConfig(x, 1)
+	cfg.Reproduce.Log = live
+	f := start(t, cfg, 120, 35)
+	f.waitFor("read-only")
+	f.keys("/", "tool=search_orders", "enter", "g", "r")
+	f.waitFor("EDITING", "customer redacted in the recording — type the real value", "✗ customer holds a value redacted")
+	f.keys("ctrl+s")
+	f.waitFor("jig never sends the placeholder")
+	for i := range live.Len() {
+		if fr := live.Frame(i); fr.Method == "tools/call" {
+			t.Fatalf("a tools/call was sent with the placeholder: %s", fr.Raw)
+		}
+	}
+	// The value typed in its place is sent.
+	f.keys("ctrl+l", `{"customer":"Acme Corp"}`, "ctrl+s")
+	f.waitFor("→ call #1", "1 argument differs: customer")
+}

@@ -655,3 +655,57 @@ func TestURLInPlaceOfACommand(t *testing.T) {
 		t.Errorf("--url and a URL: exit %d, stderr:\n%s", code, errOut)
 	}
 }
+
+// TestOpenRecordsAReproduction reproduces a recorded call from jig open:
+// the reproduction is a live session, recorded as every session jig opens
+// is (it was recorded only with --record), while opening a recording only
+// to read it writes nothing.
+func TestOpenRecordsAReproduction(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	rec := filepath.Join(t.TempDir(), "run.jsonl")
+	if code, _, errOut := jig(t, "", "call", "search_orders", "--demo", "--args", `{"customer":"Acme Corp"}`, "--record", rec); code != exitOK {
+		t.Fatalf("call: exit %d\n%s", code, errOut)
+	}
+	sessions := filepath.Join(state, "jig", "sessions")
+	listed := func() []string {
+		entries, _ := os.ReadDir(sessions)
+		var out []string
+		for _, e := range entries {
+			out = append(out, e.Name())
+		}
+		return out
+	}
+	pidfile := filepath.Join(t.TempDir(), "jig.pid")
+	cmd, screen, keys := startTUI(t, pidfile, "open", rec)
+	waitFor(t, screen.await("read-only"), 60*time.Second, "the recording on the TUI", screen)
+	keys.Write([]byte("q"))
+	if code := exitOf(t, cmd, screen); code != exitOK {
+		t.Fatalf("quit: exit %d", code)
+	}
+	if got := listed(); len(got) != 0 {
+		t.Fatalf("opening a recording to read it wrote %v", got)
+	}
+
+	cmd, screen, keys = startTUI(t, pidfile, "open", rec)
+	waitFor(t, screen.await("read-only"), 60*time.Second, "the recording on the TUI", screen)
+	keys.Write([]byte("/tool=search_orders\r"))
+	keys.Write([]byte("g"))
+	waitFor(t, screen.await("r reproduces it"), 60*time.Second, "the recorded call selected", screen)
+	keys.Write([]byte("r"))
+	waitFor(t, screen.await("EDITING"), 60*time.Second, "the reproduction's editor", screen)
+	keys.Write([]byte("\x13")) // ctrl+s
+	waitFor(t, screen.await("→ call #1"), 60*time.Second, "the comparison", screen)
+	keys.Write([]byte("\x03")) // ctrl+c: quit from anywhere
+	if code := exitOf(t, cmd, screen); code != exitOK {
+		t.Fatalf("quit: exit %d", code)
+	}
+	got := listed()
+	if len(got) != 1 {
+		t.Fatalf("the reproduction was recorded in %v, want one file in %s", got, sessions)
+	}
+	b, err := os.ReadFile(filepath.Join(sessions, got[0]))
+	if err != nil || !strings.Contains(string(b), `"method":"tools/call"`) || !strings.Contains(string(b), "Acme Corp") {
+		t.Fatalf("the reproduction's recording %s lacks the call (%v):\n%s", got[0], err, b)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -135,12 +136,40 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	}
 	shareRedactor(st, repro)
 	cfg.Redact = red
-	if repro != nil && o.target.record != "" && !o.target.noRecord {
-		stop, err := o.target.startRecording(st, *repro, "reproduce")
-		if err != nil {
-			return err
+	if repro != nil && !o.target.noRecord {
+		if repro.Log == nil {
+			repro.Log = frames.NewLog(nil)
 		}
-		defer stop()
+		var mu sync.Mutex
+		var stop func()
+		start := func() (string, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if stop != nil {
+				return o.target.recorded, nil
+			}
+			s, err := o.target.startRecording(st, *repro, "reproduce")
+			if err != nil {
+				return "", err
+			}
+			stop = s
+			return o.target.recorded, nil
+		}
+		defer func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if stop != nil {
+				stop()
+			}
+		}()
+		if o.target.record != "" {
+			// A file named is checked and created at once, as every
+			// command's --record is; the default one only when r connects.
+			if _, err := start(); err != nil {
+				return err
+			}
+		}
+		cfg.RecordReproduction = start
 	}
 	cfg.Reproduce = repro
 	if f.Cut != nil {
