@@ -125,8 +125,9 @@ func TestFlowSeedStory(t *testing.T) {
 	f.waitFor("ctrl+s again")
 	f.keys("ctrl+s")
 	f.waitFor("sent despite 1 input-schema violation", "call 1/1", "tools/call id=")
-	// The call's request and response are paired in the frames pane.
-	f.waitFor("→ request tools/call", "← result  tools/call")
+	// The call's request and response are paired in the frames pane (at
+	// 120 columns its rows name the call by its tool).
+	f.waitFor("→ request search_orders", "← result  search_orders")
 
 	// Now the widened call of the seed story: a date, and limit 500.
 	f.keys("esc", "ctrl+r", "enter", "down", "end", "left", "Acme Corp", "end", ",", "enter", `  "since": "2026-01-01"`, "alt+o", "backspace", "backspace", "500", "ctrl+s")

@@ -151,6 +151,11 @@ func (p *framesPane) bodyHeader(i int) string {
 	}
 	f := p.r.Frame(i)
 	h := fmt.Sprintf("─ #%d %s %s", f.Seq, f.Dir.Arrow(), f.Kind)
+	if p.narrow() && !f.Time.IsZero() && !p.start.IsZero() {
+		// The rows leave the offset out: it is said here, before a long
+		// method cuts the line.
+		h = fmt.Sprintf("─ #%d %s %s %s", f.Seq, frames.Offset(f.Time, p.start), f.Dir.Arrow(), f.Kind)
+	}
 	if f.Method != "" {
 		h += " " + f.Method
 	}

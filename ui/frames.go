@@ -537,8 +537,10 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 			gutter = "✗ "
 		}
 	}
-	off := frames.Offset(f.Time, p.start)
-	left := fmt.Sprintf("%s#%-*d %8s %s %-7s ", gutter, seqW, f.Seq, off, f.Dir.Arrow(), kindLabel(f))
+	left := fmt.Sprintf("%s#%-*d %8s %s %-7s ", gutter, seqW, f.Seq, frames.Offset(f.Time, p.start), f.Dir.Arrow(), kindLabel(f))
+	if p.narrow() {
+		left = fmt.Sprintf("%s#%-*d %s %-7s ", gutter, seqW, f.Seq, f.Dir.Arrow(), kindLabel(f))
+	}
 	what := p.env.redact.String(p.what(i)) // before fitRow cuts it
 	line := ansi.Truncate(left+p.fitRow(what, p.rowRight(i), p.width-ansi.StringWidth(left)), p.width, "…")
 	switch {
@@ -551,6 +553,15 @@ func (p *framesPane) row(i, seqW int, selected, partner bool) string {
 	}
 	return p.st.frame(f).Render(line)
 }
+
+// narrowList is the width under which the frames list is too narrow for a
+// call's arguments after its time offset, method, tool and id (the
+// 46-cell column at 120 columns left them no room): its rows leave the
+// offset to the frame's header, and a call is named by its tool alone, its
+// arguments before its id, as the timeline names it.
+const narrowList = 64
+
+func (p *framesPane) narrow() bool { return p.width < narrowList }
 
 // violations are the contract violations of frame i, one line each,
 // redacted as everything drawn is.
@@ -597,16 +608,23 @@ func (p *framesPane) what(i int) string {
 		return f.Note
 	}
 	what := f.Method
-	if t := p.tool(i); t != "" {
+	t := p.tool(i)
+	if t != "" {
 		what += " " + t
 	}
 	if n := p.note(i); n != "" {
 		what = n
 	}
+	a := p.notes.argsShown[i]
+	if p.narrow() && t != "" {
+		// What tells two calls apart first; ↔ pairs the answer.
+		what = strings.TrimSpace(t + " " + a)
+		a = ""
+	}
 	if f.ID != "" {
 		what += " id=" + f.ID
 	}
-	if a := p.notes.argsShown[i]; a != "" {
+	if a != "" {
 		what += " " + a
 	}
 	if f.Code != 0 {

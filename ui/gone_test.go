@@ -77,7 +77,7 @@ func TestFlowHTTPServerThatDiesIsNotAnsweringAndRReconnects(t *testing.T) {
 	// From the frames pane, on the undelivered tools/call, where r is its
 	// own key (reproduce): the header says r reconnects, so it must.
 	f.keys("4", "up")
-	f.waitFor("▶ #", "tools/call echo")
+	f.waitFor("▶ #", "→ request echo") // at 120 columns a call's row names its tool
 	f.keys("r")
 	f.waitFor("● connected")
 	if s := f.p.screen(); strings.Contains(s, "NOT ANSWERING") || strings.Contains(s, "DISCONNECTED") {

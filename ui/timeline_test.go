@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,32 @@ func TestTimelineShowsDistinguishingArguments(t *testing.T) {
 	keys(p, "T")
 	if got := screen(p.view()); !strings.Contains(got, `tools/call search_orders id=6 limit=500 customer="Acme Corp"`) {
 		t.Errorf("the frames list has no arguments for the second search_orders:\n%s", got)
+	}
+}
+
+// At 120 columns the frames list is 46 cells: after the offset, method,
+// tool and id a call's arguments had no room, and two search_orders rows
+// read alike. A list that narrow names a call by its tool, its arguments
+// next (the id after them), and leaves the offset to the frame's header.
+func TestNarrowFramesListShowsArguments(t *testing.T) {
+	x := recordDemo(t, 1, storyCalls...)
+	p := newFramesPane(testEnv(x))
+	p.setSize(46, 30)
+	p.setFocus(true)
+	got := screen(p.view())
+	for _, want := range []string{`→ request search_orders customer=…`, `→ request search_orders limit=500…`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the 46-cell frames list has no row with %q:\n%s", want, got)
+		}
+	}
+	for _, row := range strings.Split(got, "\n") {
+		if w := ansi.StringWidth(row); w > 46 {
+			t.Errorf("row %q is %d cells wide", row, w)
+		}
+	}
+	keys(p, "G")
+	if got := screen(p.view()); !regexp.MustCompile(`─ #\d+ \+\d+\.\d{3}s → notification `).MatchString(got) {
+		t.Errorf("the selected frame's header does not give the offset the rows leave out:\n%s", got)
 	}
 }
 
