@@ -465,3 +465,40 @@ func TestToolsPaneLint(t *testing.T) {
 		t.Errorf("the clean tool shows findings:\n%s", got)
 	}
 }
+
+// At 120 columns the tools list is 28 cells: a long name left room for
+// "ro" on some rows and "read-only" on others, and the re-listing note was
+// cut to "re-listed: 0 adde". One list uses one form of its hints, says
+// what a short form means under the list, and a note too long for the
+// pane is said short.
+func TestNarrowToolsListSaysWhatItsShortHintsMean(t *testing.T) {
+	tool := func(name, hints string) json.RawMessage {
+		return json.RawMessage(`{"name":"` + name + `","inputSchema":{"type":"object"},"annotations":{` + hints + `}}`)
+	}
+	raw := []json.RawMessage{
+		tool("echo", `"readOnlyHint":true`),
+		tool("get-annotated-message", `"readOnlyHint":true`),
+		tool("gzip-file-as-resource", `"readOnlyHint":false,"idempotentHint":true`),
+	}
+	p := newToolsPane(testEnv(nil))
+	p.setSize(28, 20)
+	p.setTools(raw, nil, true, nil)
+	p.setTools(raw, nil, false, nil)
+	got := screen(p.view())
+	if strings.Contains(got, "read-only\n") || strings.Count(got, " ro\n") != 2 {
+		t.Errorf("the list mixes the hints' forms (want ro on both read-only rows):\n%s", got)
+	}
+	if !strings.Contains(got, "ro=read-only idem=idempotent") {
+		t.Errorf("the short hints are not explained under the list:\n%s", got)
+	}
+	if !strings.Contains(got, "3 tools · re-listed: same") {
+		t.Errorf("the re-listing note is not said short:\n%s", got)
+	}
+	if got := relistedShort(1, 0, 2); got != "+1 -2" {
+		t.Errorf("relistedShort(1, 0, 2) = %q, want +1 -2", got)
+	}
+	p.setSize(60, 20)
+	if got := screen(p.view()); strings.Contains(got, "ro=") || !strings.Contains(got, "read-only") || !strings.Contains(got, "re-listed: 0 added, 0 changed, 0 removed") {
+		t.Errorf("a list with room abbreviates:\n%s", got)
+	}
+}

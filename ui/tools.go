@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -78,7 +79,8 @@ type toolsPane struct {
 	out   *outbox
 
 	tools     []toolInfo
-	shown     []int // indexes into tools that pass the filter
+	shortNote string // note, short, for a pane too narrow for it
+	shown     []int  // indexes into tools that pass the filter
 	list      listWindow
 	filter    *textEdit
 	filtering bool
@@ -161,8 +163,9 @@ func (p *toolsPane) setTools(raw []json.RawMessage, typed []*mcp.Tool, first boo
 		}
 	}
 	p.tools, p.loading, p.err = next, false, nil
-	p.note = fmt.Sprintf("%d tools", len(raw))
+	p.note, p.shortNote = fmt.Sprintf("%d tools", len(raw)), ""
 	if !first {
+		p.shortNote = p.note + " · re-listed: " + relistedShort(nAdded, nChanged, nRemoved)
 		p.note += fmt.Sprintf(" · re-listed: %d added, %d changed, %d removed", nAdded, nChanged, nRemoved)
 	}
 	p.refilter()
@@ -248,7 +251,69 @@ func (p *toolsPane) setSize(w, h int) {
 	p.syncDetail(false)
 }
 
-func (p *toolsPane) rule() string { return p.st.muted.Render(strings.Repeat("─", p.width)) }
+// relistedShort counts a re-listing's changes by the marks the rows carry
+// (+ added, ~ changed, - removed), the counts that are not zero.
+func relistedShort(added, changed, removed int) string {
+	var parts []string
+	for _, c := range []struct {
+		mark string
+		n    int
+	}{{"+", added}, {"~", changed}, {"-", removed}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s%d", c.mark, c.n))
+		}
+	}
+	if len(parts) == 0 {
+		return "same"
+	}
+	return strings.Join(parts, " ")
+}
+
+// rule is the line under the list: where the list abbreviates its hints,
+// what the short forms mean ("ro" alone read like nothing).
+func (p *toolsPane) rule() string {
+	var legend []string
+	if p.shortBadges() {
+		for _, t := range p.shown {
+			for _, w := range strings.Fields(badges(p.tools[t].Annotations, true)) {
+				if long, ok := shortHints[w]; ok && !slices.Contains(legend, w+"="+long) {
+					legend = append(legend, w+"="+long)
+				}
+			}
+		}
+	}
+	l := ansi.Truncate(strings.Join(legend, " "), p.width, "…")
+	return p.st.muted.Render(l + strings.Repeat("─", max(p.width-ansi.StringWidth(l), 0)))
+}
+
+// shortHints are the short forms of the hint badges, and what they stand for.
+var shortHints = map[string]string{"ro": "read-only", "idem": "idempotent"}
+
+// shortBadges reports whether the list draws its hints short: all of them
+// when any row has no room for the words, so one list never reads
+// "read-only" on one row and "ro" on the next.
+func (p *toolsPane) shortBadges() bool {
+	for _, i := range p.shown {
+		t := &p.tools[i]
+		long := rowBadge(t, false)
+		if long == "" || long == rowBadge(t, true) {
+			continue
+		}
+		if p.width-ansi.StringWidth("  "+p.red.String(t.Name))-ansi.StringWidth(long) < 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// rowBadge is a tool's lint and hint badges, the hints short or not.
+func rowBadge(t *toolInfo, short bool) string {
+	bd := badges(t.Annotations, short)
+	if lb := lintBadge(t.findings); lb != "" {
+		bd = strings.TrimSpace(lb + " " + bd)
+	}
+	return bd
+}
 
 // update takes what the filter field types, and the wheel.
 func (p *toolsPane) update(msg tea.Msg) tea.Cmd {
@@ -492,11 +557,15 @@ func badges(a *toolAnnotations, short bool) string {
 
 func (p *toolsPane) view() string {
 	var b strings.Builder
+	short := p.shortBadges()
 	switch {
 	case p.filtering || p.filter.value() != "":
 		b.WriteString(p.filter.view())
 	case p.loading:
 		b.WriteString(p.st.muted.Render("listing tools…"))
+	case ansi.StringWidth(p.note) > p.width && p.shortNote != "":
+		// "16 tools · re-listed: 0 adde" was cut where it said nothing.
+		b.WriteString(p.st.muted.Render(ansi.Truncate(p.shortNote, p.width, "…")))
 	default:
 		b.WriteString(p.st.muted.Render(p.note))
 	}
@@ -506,7 +575,7 @@ func (p *toolsPane) view() string {
 		if i >= len(p.shown) {
 			continue
 		}
-		b.WriteString(p.row(i))
+		b.WriteString(p.row(i, short))
 	}
 	b.WriteByte('\n')
 	b.WriteString(p.rule())
@@ -518,8 +587,8 @@ func (p *toolsPane) view() string {
 }
 
 // row is the list's row i: the change mark, the name, and the lint and
-// annotation badges at the right edge.
-func (p *toolsPane) row(i int) string {
+// annotation badges at the right edge (the hints short when short).
+func (p *toolsPane) row(i int, short bool) string {
 	t := &p.tools[p.shown[i]]
 	mark := "  "
 	switch t.mark {
@@ -534,16 +603,7 @@ func (p *toolsPane) row(i int) string {
 		mark = "! "
 	}
 	name := p.red.String(t.Name) // before the row is cut
-	var bd string
-	for _, short := range []bool{false, true} {
-		bd = badges(t.Annotations, short)
-		if lb := lintBadge(t.findings); lb != "" {
-			bd = strings.TrimSpace(lb + " " + bd)
-		}
-		if p.width-ansi.StringWidth(mark+name)-ansi.StringWidth(bd) >= 1 {
-			break
-		}
-	}
+	bd := rowBadge(t, short)
 	gap := p.width - ansi.StringWidth(mark+name) - ansi.StringWidth(bd)
 	row := mark + name
 	if gap >= 1 && bd != "" {
