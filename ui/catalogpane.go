@@ -300,7 +300,7 @@ func drawCatalog(st *styles, rows []catalogRow, w listWindow, width int, focused
 		if rows[i].marked {
 			gutter = "◉ "
 		}
-		row := gutter + frames.ShortenMiddle(rows[i].name, max(width-2, 1))
+		row := gutter + distinctCut(rows, i, max(width-2, 1))
 		if a := rows[i].aside; a != "" {
 			if gap := width - ansi.StringWidth(row) - ansi.StringWidth(a); gap >= 2 {
 				row += strings.Repeat(" ", gap) + a
@@ -318,4 +318,76 @@ func drawCatalog(st *styles, rows []catalogRow, w listWindow, width int, focused
 	b.WriteByte('\n')
 	b.WriteString(st.muted.Render(strings.Repeat("─", width)))
 	return b.String()
+}
+
+// distinctCut shortens the name of rows[i] to n cells keeping what tells it
+// from the other rows: its middle is cut where the names share their text
+// (two templates demo://resou…/{resourceId} read alike, their text and
+// blob in the middle cut away). The part no other name shares is kept
+// whole, with as much of the start before it and all of the shared end
+// after it that fit.
+func distinctCut(rows []catalogRow, i, n int) string {
+	name := []rune(rows[i].name)
+	if len(name) <= n {
+		return rows[i].name
+	}
+	// The rows near it are enough to compare on a long list.
+	lo, hi := 0, len(rows)
+	if len(rows) > 500 {
+		lo, hi = max(i-50, 0), min(i+51, len(rows))
+	}
+	pre, suf := 0, 0
+	for j := lo; j < hi; j++ {
+		if j == i || rows[j].name == rows[i].name {
+			continue
+		}
+		p, s := sharedEnds(name, []rune(rows[j].name))
+		pre, suf = max(pre, p), max(suf, s)
+	}
+	start, end := pre, len(name)-suf
+	if pre == 0 && suf == 0 || start >= end || end-start+2 > n {
+		return frames.ShortenMiddle(rows[i].name, n)
+	}
+	if plain := frames.ShortenMiddle(rows[i].name, n); keeps(len(name), n, start, end) {
+		return plain
+	}
+	// The shared end after the distinct part goes whole when it leaves
+	// room for a start; then the start gets the rest.
+	room := n - (end - start) - 1 // one … before the distinct part
+	tail := suf
+	if tail > room-4 {
+		room-- // a second … after the part
+		tail = min(max(room/2, 0), suf)
+	}
+	head := room - tail
+	if head >= start {
+		// The start is short: all of it, and the rest to the end.
+		tail = n - end - 1
+		return string(name[:end]) + "…" + string(name[len(name)-tail:])
+	}
+	out := string(name[:head]) + "…" + string(name[start:end])
+	if tail < suf {
+		return out + "…" + string(name[len(name)-tail:])
+	}
+	return out + string(name[end:])
+}
+
+// keeps reports whether frames.ShortenMiddle cutting a name of l runes to
+// n keeps its runes [start, end).
+func keeps(l, n, start, end int) bool {
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	return end <= head || start >= l-tail
+}
+
+// sharedEnds is how many runes a and b share at their start, and then at
+// their end.
+func sharedEnds(a, b []rune) (pre, suf int) {
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	return pre, suf
 }

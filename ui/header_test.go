@@ -95,3 +95,45 @@ func TestCatalogRowsKeepTheirEnds(t *testing.T) {
 		t.Errorf("the rows lost the ends of their URIs:\n%s", out)
 	}
 }
+
+// Two resource templates that differ in their middle read alike once the
+// middle is cut (demo://resou…/{resourceId} twice): the cut keeps the part
+// no other row shares. Every cut name is distinct and fits.
+func TestCatalogRowsKeepWhatTellsThemApart(t *testing.T) {
+	templates := []catalogRow{{name: "demo://resource/dynamic/text/{resourceId}"}, {name: "demo://resource/dynamic/blob/{resourceId}"}}
+	out := ansi.Strip(drawCatalog(newStyles(true), templates, listWindow{height: 2}, 28, false))
+	for _, want := range []string{"text/{resourceId}", "blob/{resourceId}", "demo:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the template rows lost %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(ansi.Strip(drawCatalog(newStyles(true), []catalogRow{{name: "demo://resource/static/document/architecture.md"}, {name: "demo://resource/static/document/extension.md"}},
+		listWindow{height: 2}, 28, false)), "architecture.md") {
+		t.Errorf("a document's name is cut")
+	}
+	lists := [][]string{
+		{"file:///srv/projects/alpha/reports/2026/q1/summary.txt", "file:///srv/projects/beta/reports/2026/q1/summary.txt", "file:///srv/projects/alpha/reports/2026/q2/summary.txt"},
+		{"x://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1", "x://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2", "y"},
+		{"ab", "abcdefghijklmnopqrstuvwxyz0123456789abcdefghij", "abcdefghijklmnopqrstuvwxyz0123456789abcdefghik"},
+		{"demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/text/{resourceId}/extra/long/tail/part"},
+	}
+	for _, names := range lists {
+		var rows []catalogRow
+		for _, n := range names {
+			rows = append(rows, catalogRow{name: n})
+		}
+		for w := 6; w <= 50; w++ {
+			seen := map[string]string{}
+			for i := range rows {
+				got := distinctCut(rows, i, w)
+				if ansi.StringWidth(got) > w {
+					t.Errorf("distinctCut(%q, %d) = %q, wider than %d", names[i], w, got, w)
+				}
+				if other, ok := seen[got]; ok && w >= 20 {
+					t.Errorf("at %d cells %q and %q both read %q", w, other, names[i], got)
+				}
+				seen[got] = names[i]
+			}
+		}
+	}
+}
