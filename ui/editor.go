@@ -460,24 +460,44 @@ func (e *editorPane) send() tea.Cmd {
 
 // head is the line over the text: what is edited, and how.
 func (e *editorPane) head() string {
-	head := "arguments"
+	// The forms of the head, longest first: the tool's name is the last
+	// thing cut ("search_orde… enter to edit" at 120 columns).
+	heads := []string{"arguments"}
 	switch {
 	case e.prompt:
-		head = e.tool + " · prompt arguments (a JSON object of strings)"
+		heads = []string{e.tool + " · prompt arguments (a JSON object of strings)", e.tool + " · prompt arguments", e.tool}
 	case e.tool != "":
-		head = e.tool + " · arguments (JSON, sent exactly as typed)"
+		heads = []string{e.tool + " · arguments (JSON, sent exactly as typed)", e.tool + " · arguments", e.tool}
 	}
 	if e.histPos < len(e.calls()) {
-		head += fmt.Sprintf(" · from call #%d", e.calls()[e.histPos].id)
+		from := fmt.Sprintf(" · from call #%d", e.calls()[e.histPos].id)
+		for i := range heads {
+			heads[i] += from
+		}
 	}
-	var mode string
+	// The mode, its long form and short ones: shortened only once the
+	// head is down to the tool's name.
+	modes := []string{""}
 	switch {
 	case e.editing:
-		mode = e.st.warnText.Render("EDITING") + e.st.muted.Render(" esc to stop")
+		w := e.st.warnText.Render("EDITING")
+		modes = []string{w + e.st.muted.Render(" esc to stop"), w}
 	case e.tool != "":
-		mode = e.st.muted.Render("enter to edit · ctrl+s send")
+		modes = []string{e.st.muted.Render("enter to edit · ctrl+s send"), e.st.muted.Render("enter edit · ctrl+s send"), e.st.muted.Render("ctrl+s send")}
 	}
-	line := e.st.label.Render(ansi.Truncate(head, max(e.width-ansi.StringWidth(mode)-1, 0), "…"))
+	head, mode := heads[len(heads)-1], modes[len(modes)-1]
+	fits := func(h, m string) bool { return ansi.StringWidth(h)+1+ansi.StringWidth(m) <= e.width }
+pick:
+	for mi, m := range modes {
+		for hi, h := range heads {
+			if (mi == 0 || hi == len(heads)-1) && fits(h, m) {
+				head, mode = h, m
+				break pick
+			}
+		}
+	}
+	room := max(e.width-ansi.StringWidth(mode)-1, 0)
+	line := e.st.label.Render(ansi.Truncate(head, room, "…"))
 	if gap := e.width - ansi.StringWidth(line) - ansi.StringWidth(mode); gap >= 1 {
 		line += strings.Repeat(" ", gap) + mode
 	}

@@ -92,3 +92,19 @@ func TestFlowSendLeavesEditing(t *testing.T) {
 		t.Errorf("the keys typed after ctrl+s went into the arguments:\n%s", s)
 	}
 }
+
+// At 120 columns the editor is 40 cells wide: its head read
+// "search_orde… enter to edit · ctrl+s send". The description goes first,
+// the tool's name last.
+func TestEditorHeadKeepsTheToolName(t *testing.T) {
+	e := newTestEditor(t, "{}")
+	for _, c := range []struct {
+		w    int
+		want string
+	}{{40, "enter edit · ctrl+s send"}, {30, "ctrl+s send"}, {60, "search_orders · arguments "}, {100, "search_orders · arguments (JSON, sent exactly as typed)"}} {
+		e.setSize(c.w, 16)
+		if head := screen(e.head()); !strings.Contains(head, c.want) || !strings.HasPrefix(head, "search_orders ") || strings.Contains(head, "…") {
+			t.Errorf("at %d cells the head reads %q, want %q in it", c.w, head, c.want)
+		}
+	}
+}
