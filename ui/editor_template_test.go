@@ -81,7 +81,7 @@ func TestFlowSendLeavesEditing(t *testing.T) {
 	f.keys("G", "enter")
 	f.waitFor("EDITING")
 	f.keys("down", "end", "left", "Acme Corp", "ctrl+s")
-	f.waitFor("call 1/1", "✓ ok", "enter to edit · ctrl+s send")
+	f.waitFor("call 1/1", "✓ ok", "enter edit · ctrl+s send") // the editor's head, not editing
 	f.keys("3")
 	f.waitFor("─▸ 3 Result")
 	f.keys("2", "enter")

@@ -59,7 +59,7 @@ func TestNarrowFramesListShowsArguments(t *testing.T) {
 		}
 	}
 	keys(p, "G")
-	if got := screen(p.view()); !regexp.MustCompile(`─ #\d+ \+\d+\.\d{3}s → notification `).MatchString(got) {
+	if got := screen(p.view()); !regexp.MustCompile(`─ #\d+ \+\d+\.\d{3}s [→←] `).MatchString(got) {
 		t.Errorf("the selected frame's header does not give the offset the rows leave out:\n%s", got)
 	}
 }
