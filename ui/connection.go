@@ -225,7 +225,7 @@ func (m *Model) toolsListed(msg toolsListedMsg) tea.Cmd {
 	}
 	t.setTools(msg.raw, msg.typed, msg.reason == "connected", msg.findings)
 	if msg.reason != "connected" {
-		m.sayListed("tools re-listed ("+msg.reason+"): "+t.note, msg.reason)
+		m.sayListed("tools re-listed ("+msg.reason+"): "+t.relisted, msg.reason)
 	}
 	if e := m.editor(); e.tool != "" && !e.prompt {
 		if d := t.tool(e.tool); d != nil {

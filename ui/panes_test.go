@@ -497,6 +497,15 @@ func TestNarrowToolsListSaysWhatItsShortHintsMean(t *testing.T) {
 	if got := relistedShort(1, 0, 2); got != "+1 -2" {
 		t.Errorf("relistedShort(1, 0, 2) = %q, want +1 -2", got)
 	}
+	// The status line says it in words, without the pane's note twice
+	// ("16 tools · re-listed: 0 added, 0 changed, 0 rem…" after "tools
+	// re-listed" at 80 columns).
+	if p.relisted != "the same 3 tools" {
+		t.Errorf("the re-listing is said %q, want \"the same 3 tools\"", p.relisted)
+	}
+	if got := relistedWords(16, 1, 0, 2); got != "16 tools, 1 added, 2 removed" {
+		t.Errorf("relistedWords(16, 1, 0, 2) = %q", got)
+	}
 	p.setSize(60, 20)
 	if got := screen(p.view()); strings.Contains(got, "ro=") || !strings.Contains(got, "read-only") || !strings.Contains(got, "re-listed: 0 added, 0 changed, 0 removed") {
 		t.Errorf("a list with room abbreviates:\n%s", got)

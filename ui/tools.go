@@ -80,6 +80,7 @@ type toolsPane struct {
 
 	tools     []toolInfo
 	shortNote string // note, short, for a pane too narrow for it
+	relisted  string // what the last re-listing changed, for the status line
 	shown     []int  // indexes into tools that pass the filter
 	list      listWindow
 	filter    *textEdit
@@ -163,9 +164,10 @@ func (p *toolsPane) setTools(raw []json.RawMessage, typed []*mcp.Tool, first boo
 		}
 	}
 	p.tools, p.loading, p.err = next, false, nil
-	p.note, p.shortNote = fmt.Sprintf("%d tools", len(raw)), ""
+	p.note, p.shortNote, p.relisted = fmt.Sprintf("%d tools", len(raw)), "", ""
 	if !first {
 		p.shortNote = p.note + " · re-listed: " + relistedShort(nAdded, nChanged, nRemoved)
+		p.relisted = relistedWords(len(raw), nAdded, nChanged, nRemoved)
 		p.note += fmt.Sprintf(" · re-listed: %d added, %d changed, %d removed", nAdded, nChanged, nRemoved)
 	}
 	p.refilter()
@@ -249,6 +251,24 @@ func (p *toolsPane) setSize(w, h int) {
 	p.detail.setSize(w, max(h-p.list.height-chromeRows(p.filter.view(), p.rule()), 0))
 	p.list.keepVisible(len(p.shown))
 	p.syncDetail(false)
+}
+
+// relistedWords says what a re-listing of n tools changed, the counts that
+// are not zero: "the same 16 tools", "16 tools, 1 added, 2 removed".
+func relistedWords(n, added, changed, removed int) string {
+	parts := []string{fmt.Sprintf("%d tools", n)}
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{added, "added"}, {changed, "changed"}, {removed, "removed"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	if len(parts) == 1 {
+		return "the same " + parts[0]
+	}
+	return strings.Join(parts, ", ")
 }
 
 // relistedShort counts a re-listing's changes by the marks the rows carry
