@@ -631,3 +631,22 @@ func TestMockPinnedPages(t *testing.T) {
 		t.Errorf("pinning over the fixture: exit %d, want 2 naming --force\n%s", code, stderr)
 	}
 }
+
+// The official Inspector's CLI gets a prompt jig recorded without arguments:
+// it sends "arguments": {}, which says what their absence says (it was a
+// near miss: "/arguments: not recorded, sent {}"), over stdio.
+func TestMockInspectorEmptyArguments(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	cli := peers.Path(t, peers.InspectorCLI)
+	rec := filepath.Join(t.TempDir(), "prompt.jsonl")
+	if code, _, stderr := jig(t, "", append([]string{"prompt", "simple-prompt", "--record", rec}, serverEverything(t)...)...); code != 0 {
+		t.Fatalf("recording prompts/get: exit %d\n%s", code, stderr)
+	}
+	argv := append([]string{cli}, jigCommand("mock", "--no-record", rec)...)
+	cmd := exec.Command("node", append(argv, "--method", "prompts/get", "--prompt-name", "simple-prompt")...)
+	cmd.Dir = filepath.Dir(cli) // it finds its package.json from the working directory
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "This is a simple prompt without arguments") {
+		t.Errorf("the Inspector's prompts/get of the recorded prompt: %v\n%s", err, out)
+	}
+}
