@@ -134,6 +134,20 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	if err != nil {
 		return err
 	}
+	asked := o.record // the HTTP proxy's later client sessions go beside it
+	if o.record != "" && !o.noRecord {
+		// A client starts the proxy once per session with the same
+		// --record FILE: an earlier session's file is kept, and this one
+		// goes beside it.
+		next, err := record.NextFree(o.record)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		if next != o.record {
+			fmt.Fprintf(st.err, "jig proxy: %s holds an earlier session (kept); recording this one to %s\n", o.record, next)
+			o.record = next
+		}
+	}
 	// The recording holds the frames; memory holds none of them.
 	log := frames.NewWriteThroughLog(nil)
 	path, closer, err := record.ForLog(log, record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets, Inline: true})
@@ -144,7 +158,7 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	export.watch(log)
 	var runErr error
 	files := &sessionFiles{first: recorded{log: log, path: path, closer: closer}, checks: checks, export: export,
-		opts: record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets, Inline: true}}
+		opts: record.Options{Path: asked, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets, Inline: true}}
 	if httpMode {
 		runErr = runHTTPProxy(ctx, o, files, secrets, maxFrame, st)
 	} else {
@@ -220,12 +234,16 @@ func (s *sessionFiles) logFor(key string) *frames.Log {
 	}
 	r := &recorded{key: key, log: frames.NewLog(nil)}
 	opts := s.opts
+	var err error
 	if opts.Path != "" {
-		ext := filepath.Ext(opts.Path)
-		opts.Path = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(opts.Path, ext), len(s.order)+1, ext)
+		// Beside the file asked for, as PATH-N.EXT: the first free N.
+		opts.Path, err = record.NextFree(opts.Path)
 	}
 	opts.Label = fmt.Sprintf("session-%d", len(s.order)+1)
-	path, closer, err := record.ForLog(r.log, opts)
+	path, closer := "", func() error { return nil }
+	if err == nil {
+		path, closer, err = record.ForLog(r.log, opts)
+	}
 	if err != nil {
 		// Never lose the frames: they go with the first session's.
 		r.log, r.path = s.first.log, s.first.path

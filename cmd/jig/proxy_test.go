@@ -103,3 +103,34 @@ func TestProxiedServerKeepsDefaultSignals(t *testing.T) {
 		t.Errorf("the proxied server runs with SIGPIPE ignored (SigIgn %016x): it would not die of a closed pipe as it does without jig", mask)
 	}
 }
+
+// TestProxyStartedAgainRecordsBeside starts the stdio proxy twice with the
+// same --record FILE, as a client's MCP config does once per session: the
+// second start used to refuse ("already exists"), which took the client's
+// server away; now the earlier recording is kept untouched and the new
+// session goes to FILE-2, and it says so.
+func TestProxyStartedAgainRecordsBeside(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "run.jsonl")
+	script := `read line; echo '{"jsonrpc":"2.0","id":1,"result":{}}'`
+	req := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	if code, _, errOut := runCmd(t, "proxy", req, "--record", rec, "--", "sh", "-c", script); code != 0 {
+		t.Fatalf("first start: exit %d\n%s", code, errOut)
+	}
+	first, _ := os.ReadFile(rec)
+	for n := 2; n <= 3; n++ {
+		code, out, errOut := runCmd(t, "proxy", req, "--record", rec, "--", "sh", "-c", script)
+		next := filepath.Join(dir, fmt.Sprintf("run-%d.jsonl", n))
+		if code != 0 || out != `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n" ||
+			!strings.Contains(errOut, rec+" holds an earlier session (kept); recording this one to "+next) {
+			t.Fatalf("start %d: exit %d, stdout %q, stderr:\n%s", n, code, out, errOut)
+		}
+		b, err := os.ReadFile(next)
+		if err != nil || !strings.Contains(string(b), `"method":"ping"`) {
+			t.Fatalf("start %d: %s: %v\n%s", n, next, err, b)
+		}
+	}
+	if after, _ := os.ReadFile(rec); string(after) != string(first) {
+		t.Errorf("the first recording changed:\n%s\n%s", first, after)
+	}
+}

@@ -1,0 +1,35 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// NextFree is where to record a session that was told to record to path:
+// path itself while nothing is recorded there, else the first free
+// PATH-2.EXT, PATH-3.EXT, …, created empty with O_EXCL so that two processes
+// starting at once never share one. It is for commands a client starts
+// once per session with the same --record FILE (jig proxy in an MCP
+// config): refusing the second start, as a command typed by hand does,
+// would take the client's server away with it.
+func NextFree(path string) (string, error) {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+		return path, nil
+	}
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext)
+	for n := 2; n < 1<<16; n++ {
+		p := fmt.Sprintf("%s-%d%s", base, n, ext)
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			return p, f.Close()
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", fmt.Errorf("recording: %w", err)
+		}
+	}
+	return "", fmt.Errorf("%s and 65,535 numbered files beside it are taken: choose another --record FILE", path)
+}
