@@ -43,11 +43,12 @@ type QueuedSink struct {
 	done   chan struct{}
 }
 
-// queued is a frame, or a meta record when key is set.
+// queued is a frame, a meta record when key is set, or the header.
 type queued struct {
 	f    Frame
 	key  string
 	data json.RawMessage
+	h    *Header
 }
 
 // NewQueuedSink writes to w through a queue of at most limit bytes
@@ -99,6 +100,16 @@ func (s *QueuedSink) WriteMeta(key string, data any, now time.Time) error {
 	err = s.err
 	s.mu.Unlock()
 	return err
+}
+
+// WriteHeader queues the transcript's header: given first, it is written
+// first (encoded and redacted by the writer, off the caller's path).
+func (s *QueuedSink) WriteHeader(h Header) {
+	s.mu.Lock()
+	s.waitRoom(len(h.Target) + QueuedFrameCost)
+	s.q = append(s.q, queued{h: &h})
+	s.queue(len(h.Target) + QueuedFrameCost)
+	s.mu.Unlock()
 }
 
 // waitRoom waits, with s.mu held, until size bytes fit in the queue.
@@ -163,6 +174,13 @@ func (s *QueuedSink) run() {
 // write writes a batch in order: each run of frames in one WriteFrames.
 func (s *QueuedSink) write(batch []queued, run *[]*Frame) error {
 	for i := 0; i < len(batch); {
+		if q := &batch[i]; q.h != nil {
+			if err := s.w.WriteHeader(*q.h); err != nil {
+				return err
+			}
+			i++
+			continue
+		}
 		if q := &batch[i]; q.key != "" {
 			if err := s.w.WriteMeta(q.key, q.data, q.f.Time); err != nil {
 				return err
@@ -171,7 +189,7 @@ func (s *QueuedSink) write(batch []queued, run *[]*Frame) error {
 			continue
 		}
 		r := (*run)[:0]
-		for ; i < len(batch) && batch[i].key == ""; i++ {
+		for ; i < len(batch) && batch[i].key == "" && batch[i].h == nil; i++ {
 			r = append(r, &batch[i].f)
 		}
 		err := s.w.WriteFrames(r)

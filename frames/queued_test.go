@@ -137,10 +137,12 @@ func TestQueuedSinkKeepsEveryFrameInOrder(t *testing.T) {
 	}
 }
 
-// A meta record lands between the frames it was noted between.
+// The header comes first, redacted; a meta record lands between the frames
+// it was noted between.
 func TestQueuedSinkMetaKeepsItsPlace(t *testing.T) {
 	var buf bytes.Buffer
-	q := NewQueuedSink(NewTranscriptWriter(&buf, NewRedactor()), 0)
+	q := NewQueuedSink(NewTranscriptWriter(&buf, NewRedactor("hunter2-secret")), 0)
+	q.WriteHeader(Header{Jig: "test", Target: []byte(`{"command":["srv","--token","hunter2-secret"]}`)})
 	log := NewLog(nil)
 	log.AddSink(q)
 	log.Append(queuedFrame(1))
@@ -150,7 +152,8 @@ func TestQueuedSinkMetaKeepsItsPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[1], `{"type":"meta"`) || !strings.Contains(lines[1], `"data":"2025-06-18"`) {
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], `{"type":"header"`) || strings.Contains(lines[0], "hunter2") ||
+		!strings.HasPrefix(lines[2], `{"type":"meta"`) || !strings.Contains(lines[2], `"data":"2025-06-18"`) {
 		t.Fatalf("records out of order or missing:\n%s", buf.String())
 	}
 }

@@ -71,19 +71,20 @@ func CreateTranscript(path string, h Header, redact *Redactor) (*TranscriptWrite
 	if err != nil {
 		return nil, fmt.Errorf("transcript %s: %w", path, err)
 	}
-	return StartTranscript(f, h, redact)
-}
-
-// StartTranscript writes the header to f, a file opened for writing, and
-// returns the writer of its records; closing the writer closes f.
-func StartTranscript(f *os.File, h Header, redact *Redactor) (*TranscriptWriter, error) {
-	tw := NewTranscriptWriter(f, redact)
-	tw.closer = f
+	tw := FileTranscriptWriter(f, redact)
 	if err := tw.WriteHeader(h); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return tw, nil
+}
+
+// FileTranscriptWriter returns the writer of records to f, a file opened for
+// writing, with no header written yet; closing the writer closes f.
+func FileTranscriptWriter(f *os.File, redact *Redactor) *TranscriptWriter {
+	tw := NewTranscriptWriter(f, redact)
+	tw.closer = f
+	return tw
 }
 
 // NewTranscriptWriter writes records to w. Each record is one Write call.

@@ -76,6 +76,20 @@ const fileTime = "2006-01-02T15-04-05"
 // Start creates the transcript for a new session and writes its header. It
 // returns the writer (a frames.Sink) and the file's path.
 func Start(opts Options) (*frames.TranscriptWriter, string, error) {
+	tw, h, path, err := create(opts)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := tw.WriteHeader(h); err != nil {
+		tw.Close()
+		return nil, "", fmt.Errorf("recording: %w", err)
+	}
+	return tw, path, nil
+}
+
+// create creates the transcript's file and returns its writer and the
+// header still to be written.
+func create(opts Options) (*frames.TranscriptWriter, frames.Header, string, error) {
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
@@ -84,7 +98,7 @@ func Start(opts Options) (*frames.TranscriptWriter, string, error) {
 	path := opts.Path
 	if st, err := os.Stat(path); path != "" && err == nil && st.Mode().IsRegular() && st.Size() > 0 {
 		// A recording is evidence: never replaced by accident.
-		return nil, "", fmt.Errorf("%s already exists and jig does not overwrite a recording: choose another file, or remove it first", path)
+		return nil, frames.Header{}, "", fmt.Errorf("%s already exists and jig does not overwrite a recording: choose another file, or remove it first", path)
 	}
 	var f *os.File // the file reserve created, written from its start
 	if path == "" {
@@ -92,15 +106,15 @@ func Start(opts Options) (*frames.TranscriptWriter, string, error) {
 		if dir == "" {
 			var err error
 			if dir, err = StateDir(); err != nil {
-				return nil, "", err
+				return nil, frames.Header{}, "", err
 			}
 		}
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, "", fmt.Errorf("recording: cannot create %s: %w (pass --record FILE or --no-record)", dir, err)
+			return nil, frames.Header{}, "", fmt.Errorf("recording: cannot create %s: %w (pass --record FILE or --no-record)", dir, err)
 		}
 		var err error
 		if f, path, err = reserve(dir, started.Format(fileTime)+"_"+fileSlug(opts.Target, opts.Label)); err != nil {
-			return nil, "", err
+			return nil, frames.Header{}, "", err
 		}
 	}
 	h := frames.Header{Jig: session.Version, Started: started, Target: opts.Target, Mode: opts.Mode}
@@ -109,17 +123,13 @@ func Start(opts Options) (*frames.TranscriptWriter, string, error) {
 		red = frames.NewRedactor()
 	}
 	red.Add(opts.Secrets...)
-	var tw *frames.TranscriptWriter
-	var err error
-	if f != nil {
-		tw, err = frames.StartTranscript(f, h, red)
-	} else {
-		tw, err = frames.CreateTranscript(path, h, red)
+	if f == nil {
+		var err error
+		if f, err = os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600); err != nil {
+			return nil, frames.Header{}, "", fmt.Errorf("recording: transcript %s: %w", path, err)
+		}
 	}
-	if err != nil {
-		return nil, "", fmt.Errorf("recording: %w", err)
-	}
-	return tw, path, nil
+	return frames.FileTranscriptWriter(f, red), h, path, nil
 }
 
 // reserve creates a new file named base.jsonl (or base-2.jsonl, ...) in dir
@@ -175,22 +185,31 @@ func ForLog(log *frames.Log, opts Options) (path string, closer func() error, er
 	if opts.Disabled {
 		return "", func() error { return nil }, nil
 	}
-	tw, path, err := Start(opts)
+	if opts.Inline {
+		tw, path, err := Start(opts)
+		if err != nil {
+			return "", nil, err
+		}
+		log.AddSink(tw)
+		return path, func() error {
+			cerr := tw.Close()
+			if serr := log.SinkErr(); serr != nil {
+				return fmt.Errorf("recording %s: %w", path, serr)
+			}
+			return cerr
+		}, nil
+	}
+	// The header is encoded and written by the queue's writer, first, off
+	// the path to the server's start.
+	tw, h, path, err := create(opts)
 	if err != nil {
 		return "", nil, err
 	}
-	var q *frames.QueuedSink
-	if opts.Inline {
-		log.AddSink(tw)
-	} else {
-		q = frames.NewQueuedSink(tw, opts.QueueBytes)
-		log.AddSink(q)
-	}
+	q := frames.NewQueuedSink(tw, opts.QueueBytes)
+	q.WriteHeader(h)
+	log.AddSink(q)
 	return path, func() error {
-		var qerr error
-		if q != nil {
-			qerr = q.Close()
-		}
+		qerr := q.Close()
 		cerr := tw.Close()
 		if serr := cmp.Or(log.SinkErr(), qerr); serr != nil {
 			return fmt.Errorf("recording %s: %w", path, serr)
@@ -230,7 +249,6 @@ func Describe(raw json.RawMessage) string {
 }
 
 var (
-	unsafeSlug   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 	interpreters = map[string]bool{"node": true, "nodejs": true, "npx": true, "bunx": true, "bun": true, "deno": true, "python": true, "python3": true,
 		"uv": true, "uvx": true, "run": true, "go": true, "java": true, "sh": true, "bash": true, "docker": true, "pipx": true, "env": true}
 	vagueNames = map[string]bool{"index": true, "main": true, "server": true, "dist": true, "build": true, "src": true, "lib": true, "bin": true, "cmd": true}
@@ -265,7 +283,7 @@ func fileSlug(raw json.RawMessage, label string) string {
 		}
 		s += label
 	}
-	s = strings.Trim(unsafeSlug().ReplaceAllString(s, "-"), "-.")
+	s = strings.Trim(safeSlug(s), "-.")
 	if len(s) > 48 {
 		s = s[:48]
 	}
@@ -273,6 +291,26 @@ func fileSlug(raw json.RawMessage, label string) string {
 		s = "session"
 	}
 	return s
+}
+
+// safeSlug replaces each run of bytes other than A-Z a-z 0-9 . _ - with one
+// "-" (what the regexp [^A-Za-z0-9._-]+ replaces: a rune outside them is
+// bytes outside them, and so is a byte that is not UTF-8).
+func safeSlug(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	run := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-' {
+			b.WriteByte(c)
+			run = false
+		} else if !run {
+			b.WriteByte('-')
+			run = true
+		}
+	}
+	return b.String()
 }
 
 func commandSlug(cmd []string) string {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -209,5 +211,26 @@ func TestReserveNamesInTurn(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 300 {
 		t.Errorf("%d files, want 300", len(entries))
+	}
+}
+
+// safeSlug replaces what the regexp it replaced replaced, on names, edge
+// cases and random bytes (invalid UTF-8 included).
+func TestSafeSlugIsTheRegexp(t *testing.T) {
+	re := regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+	texts := []string{"", "-", "a b", "weird name;rm -rf", "ünï côdé", "a\xffb", "\xff\xfe", "x.y_z-1", "日本語/サーバー", "a  \t\nb"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("aZ09._- /;\xc3\xa9\xff\x00")
+	for i := 0; i < 20000; i++ {
+		b := make([]byte, rng.IntN(24))
+		for j := range b {
+			b[j] = alphabet[rng.IntN(len(alphabet))]
+		}
+		texts = append(texts, string(b))
+	}
+	for _, s := range texts {
+		if got, want := safeSlug(s), re.ReplaceAllString(s, "-"); got != want {
+			t.Fatalf("safeSlug(%q) = %q, the regexp makes %q", s, got, want)
+		}
 	}
 }
