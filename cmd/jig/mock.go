@@ -186,8 +186,12 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 	target, _ := json.Marshal(record.Target{Transport: "mock", Command: append([]string{"jig", "mock"}, o.paths...), Listen: o.listen})
 	// Each client session is recorded in a file of its own, as jig proxy's.
 	ropts := record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Label: "mock", Mode: "mock", Redactor: st.redact, Inline: true}
+	first := ropts
+	if first.Path, err = nextRecording(st, "jig mock", o.record, o.noRecord); err != nil {
+		return err
+	}
 	log := frames.NewWriteThroughLog(nil)
-	path, closer, err := record.ForLog(log, ropts)
+	path, closer, err := record.ForLog(log, first)
 	if err != nil {
 		return usageErr("%v", err)
 	}

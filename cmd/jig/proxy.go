@@ -135,22 +135,13 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 		return err
 	}
 	asked := o.record // the HTTP proxy's later client sessions go beside it
-	if o.record != "" && !o.noRecord {
-		// A client starts the proxy once per session with the same
-		// --record FILE: an earlier session's file is kept, and this one
-		// goes beside it.
-		next, err := record.NextFree(o.record)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		if next != o.record {
-			fmt.Fprintf(st.err, "jig proxy: %s holds an earlier session (kept); recording this one to %s\n", o.record, next)
-			o.record = next
-		}
+	first, err := nextRecording(st, "jig proxy", o.record, o.noRecord)
+	if err != nil {
+		return err
 	}
 	// The recording holds the frames; memory holds none of them.
 	log := frames.NewWriteThroughLog(nil)
-	path, closer, err := record.ForLog(log, record.Options{Path: o.record, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets, Inline: true})
+	path, closer, err := record.ForLog(log, record.Options{Path: first, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets, Inline: true})
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -193,6 +184,25 @@ func proxyWatchers(ctx context.Context, o *proxyOptions, secrets []string, st *s
 		return nil, nil, usageErr("--otlp-args needs --otlp URL")
 	}
 	return checks, export, nil
+}
+
+// nextRecording is the file a command a client starts once per session
+// (jig proxy or jig mock in an MCP config, with the same --record FILE)
+// records to: an earlier session's file is kept and this one goes beside
+// it, and stderr says so. Refusing, as a command typed by hand does, would
+// take the client's server away on its second start.
+func nextRecording(st *streams, who, path string, off bool) (string, error) {
+	if path == "" || off {
+		return path, nil
+	}
+	next, err := record.NextFree(path)
+	if err != nil {
+		return "", usageErr("%v", err)
+	}
+	if next != path {
+		fmt.Fprintf(st.err, "%s: %s holds an earlier session (kept); recording this one to %s\n", who, path, next)
+	}
+	return next, nil
 }
 
 // sessionFiles records each client session behind the HTTP proxy in a file

@@ -134,3 +134,26 @@ func TestProxyStartedAgainRecordsBeside(t *testing.T) {
 		t.Errorf("the first recording changed:\n%s\n%s", first, after)
 	}
 }
+
+// TestMockStartedAgainRecordsBeside: jig mock in a client's config is
+// started once per session too.
+func TestMockStartedAgainRecordsBeside(t *testing.T) {
+	dir := t.TempDir()
+	fx := filepath.Join(dir, "fx", "echo.json")
+	if code, _, errOut := jig(t, "", "call", "echo", "--demo", "--args", `{"text":"x"}`, "--pin", fx, "--no-record"); code != exitOK {
+		t.Fatalf("pin: exit %d\n%s", code, errOut)
+	}
+	rec := filepath.Join(dir, "mock.jsonl")
+	for n := 1; n <= 2; n++ {
+		code, _, errOut := jig(t, "", "mock", filepath.Dir(fx), "--record", rec)
+		if code != exitOK {
+			t.Fatalf("start %d: exit %d\n%s", n, code, errOut)
+		}
+		if n == 2 && !strings.Contains(errOut, rec+" holds an earlier session (kept); recording this one to "+filepath.Join(dir, "mock-2.jsonl")) {
+			t.Errorf("start 2 does not say where it records:\n%s", errOut)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mock-2.jsonl")); err != nil {
+		t.Error(err)
+	}
+}
