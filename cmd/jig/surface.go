@@ -25,6 +25,9 @@ type surfaceSaveOptions struct {
 	output  string
 	force   bool
 	command []string
+	// targetArgs are the target flags as typed, for the diff command the
+	// save suggests.
+	targetArgs []string
 }
 
 // surfaceDiffOptions are jig surface diff's: a pinned surface file, and a
@@ -81,6 +84,7 @@ func newSurfaceCmd(st *streams, runSave runFunc[surfaceSaveOptions], runDiff run
 		Short: "Print (or --output) the server's surface as a file to commit",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			so.command = args
+			so.targetArgs = targetArgs(cmd.Flags())
 			return runSave(cmd.Context(), so, st)
 		},
 	}
@@ -103,6 +107,9 @@ func newSurfaceDiffCmd(st *streams, runDiff runFunc[surfaceDiffOptions]) *cobra.
 			dash := cmd.ArgsLenAtDash()
 			o.pinned = args[0]
 			switch {
+			case urlAfter(cmd, args, 1):
+				// A bare URL is the server at it, as everywhere a target goes.
+				o.command = args[1:]
 			case dash < 0 && len(args) == 2:
 				o.now = args[1]
 			case dash < 0 && len(args) > 2, dash > 1:
@@ -151,7 +158,8 @@ func runSurfaceSave(ctx context.Context, o *surfaceSaveOptions, st *streams) err
 			return err
 		}
 		fmt.Fprintf(st.err, "wrote %s: the surface of %s (%s); compare it later with: jig surface diff %s\n", o.output,
-			frames.ServerLabel(sf.Server.Name, sf.Server.Version), surfaceCounts(sf), o.output)
+			frames.ServerLabel(sf.Server.Name, sf.Server.Version), surfaceCounts(sf),
+			strings.Join(append(append([]string{shellQuote(o.output)}, o.targetArgs...), dashed(o.command)...), " "))
 		return nil
 	})
 }
@@ -384,6 +392,9 @@ func listSurface(ctx context.Context, opts session.Options) (*surface.Surface, e
 func dashed(command []string) []string {
 	if len(command) == 0 {
 		return nil
+	}
+	if len(command) == 1 && isURL(command[0]) {
+		return []string{shellQuote(command[0])} // the bare URL it was given as
 	}
 	out := []string{"--"}
 	for _, c := range command {

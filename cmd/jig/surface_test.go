@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,5 +99,27 @@ func TestSurfaceSaveCountsTemplatesApart(t *testing.T) {
 	code, _, errOut := jig(t, "", args...)
 	if code != exitOK || !strings.Contains(errOut, "(16 tools, 7 resources, 2 resource templates, 4 prompts)") {
 		t.Errorf("surface save: exit %d, stderr %s", code, errOut)
+	}
+}
+
+// A bare URL is the server at it in surface diff too, as in every other
+// command (it was read as a second surface file: "stat http://…: no such
+// file"); and the command save suggests names the server it saved.
+func TestSurfaceDiffTakesABareURL(t *testing.T) {
+	port := peers.FreePort(t)
+	peers.Serve(t, peers.NodeHTTP(t, peers.Everything, "streamableHttp"), port)
+	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	pin := filepath.Join(t.TempDir(), "surface.json")
+	code, _, errOut := jig(t, "", "surface", "save", url, "--no-record", "--output", pin)
+	if code != exitOK || !strings.Contains(errOut, "compare it later with: jig surface diff "+pin+" "+url+"\n") {
+		t.Fatalf("surface save URL: exit %d\n%s", code, errOut)
+	}
+	if code, out, errOut := jig(t, "", "surface", "diff", pin, url, "--no-record"); code != exitOK || !strings.Contains(out, "no changes") {
+		t.Errorf("surface diff FILE URL: exit %d\n%s%s", code, out, errOut)
+	}
+	demo := filepath.Join(t.TempDir(), "demo.json")
+	if code, _, errOut := jig(t, "", "surface", "save", "--demo", "--release", "2", "--no-record", "--output", demo); code != exitOK ||
+		!strings.Contains(errOut, "jig surface diff "+demo+" --demo --release 2\n") {
+		t.Errorf("surface save --demo --release 2: exit %d\n%s", code, errOut)
 	}
 }
