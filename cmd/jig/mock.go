@@ -273,7 +273,7 @@ func finishMock(ctx context.Context, o *mockOptions, cfg *mockConfig, srv *mock.
 		return runErr
 	}
 	if o.strict && len(rep.Misses) > 0 {
-		fmt.Fprintf(st.err, "jig mock: --strict: %d requests matched nothing\n", len(rep.Misses))
+		fmt.Fprintf(st.err, "jig mock: --strict: %s matched nothing\n", frames.Count(len(rep.Misses), "request"))
 		return exitWith(exitServerError)
 	}
 	return nil

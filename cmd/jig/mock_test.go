@@ -75,7 +75,7 @@ func TestMockStrictReport(t *testing.T) {
 			t.Errorf("the near-miss answer lacks %s:\n%s", want, stdout)
 		}
 	}
-	if !strings.Contains(stderr, "missed: tools/call search_order") || !strings.Contains(stderr, "--strict: 1 requests matched nothing") {
+	if !strings.Contains(stderr, "missed: tools/call search_order") || !strings.Contains(stderr, "--strict: 1 request matched nothing") {
 		t.Errorf("stderr does not list the miss:\n%s", stderr)
 	}
 	data, err := os.ReadFile(report)
@@ -161,6 +161,24 @@ func TestMockRecordsEachSession(t *testing.T) {
 		if n := strings.Count(string(data), `\"method\":\"tools/call\"`); n != 1 || !strings.Contains(string(data), `\"method\":\"initialize\"`) {
 			t.Errorf("%s holds %d calls (want its session's one, after its initialize):\n%s", file, n, data)
 		}
+	}
+	// Without --record each session's file is named for jig mock, the
+	// second too (it was named "session-2", like no command).
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	m = startMock(t, "mock", dir, "--listen", "127.0.0.1:0")
+	callOrder(t, &mcp.StreamableClientTransport{Endpoint: m.url}, "2025-11-25")
+	callOrder(t, &mcp.StreamableClientTransport{Endpoint: m.url}, "2025-11-25")
+	rest = m.stop(t)
+	files, _ := filepath.Glob(filepath.Join(state, "jig", "sessions", "*.jsonl"))
+	named := 0
+	for _, f := range files {
+		if strings.Contains(filepath.Base(f), "_mock") {
+			named++
+		}
+	}
+	if len(files) != 2 || named != 2 {
+		t.Errorf("the two sessions were recorded as %q, want two files named for jig mock\n%s", files, rest)
 	}
 }
 

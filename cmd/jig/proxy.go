@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -249,7 +250,8 @@ func (s *sessionFiles) logFor(key string) *frames.Log {
 		// Beside the file asked for, as PATH-N.EXT: the first free N.
 		opts.Path, err = record.NextFree(opts.Path)
 	}
-	opts.Label = fmt.Sprintf("session-%d", len(s.order)+1)
+	// Named like the first, for its command (jig mock, jig proxy), numbered.
+	opts.Label = fmt.Sprintf("%s-%d", cmp.Or(s.opts.Label, "session"), len(s.order)+1)
 	path, closer := "", func() error { return nil }
 	if err == nil {
 		path, closer, err = record.ForLog(r.log, opts)
