@@ -300,7 +300,7 @@ func drawCatalog(st *styles, rows []catalogRow, w listWindow, width int, focused
 		if rows[i].marked {
 			gutter = "◉ "
 		}
-		row := gutter + distinctCut(rows, i, max(width-2, 1))
+		row := gutter + distinctCut(len(rows), i, func(j int) string { return rows[j].name }, max(width-2, 1))
 		if a := rows[i].aside; a != "" {
 			if gap := width - ansi.StringWidth(row) - ansi.StringWidth(a); gap >= 2 {
 				row += strings.Repeat(" ", gap) + a
@@ -320,35 +320,37 @@ func drawCatalog(st *styles, rows []catalogRow, w listWindow, width int, focused
 	return b.String()
 }
 
-// distinctCut shortens the name of rows[i] to n cells keeping what tells it
-// from the other rows: its middle is cut where the names share their text
+// distinctCut shortens name(i), one of count names in a list, to n cells
+// keeping what tells it from the other names: its middle is cut where the names share their text
 // (two templates demo://resou…/{resourceId} read alike, their text and
 // blob in the middle cut away). The part no other name shares is kept
 // whole, with as much of the start before it and all of the shared end
 // after it that fit.
-func distinctCut(rows []catalogRow, i, n int) string {
-	name := []rune(rows[i].name)
+func distinctCut(count, i int, nameOf func(int) string, n int) string {
+	full := nameOf(i)
+	name := []rune(full)
 	if len(name) <= n {
-		return rows[i].name
+		return full
 	}
 	// The rows near it are enough to compare on a long list.
-	lo, hi := 0, len(rows)
-	if len(rows) > 500 {
-		lo, hi = max(i-50, 0), min(i+51, len(rows))
+	lo, hi := 0, count
+	if count > 500 {
+		lo, hi = max(i-50, 0), min(i+51, count)
 	}
 	pre, suf := 0, 0
 	for j := lo; j < hi; j++ {
-		if j == i || rows[j].name == rows[i].name {
+		other := nameOf(j)
+		if j == i || other == full {
 			continue
 		}
-		p, s := sharedEnds(name, []rune(rows[j].name))
+		p, s := sharedEnds(name, []rune(other))
 		pre, suf = max(pre, p), max(suf, s)
 	}
 	start, end := pre, len(name)-suf
 	if pre == 0 && suf == 0 || start >= end || end-start+2 > n {
-		return frames.ShortenMiddle(rows[i].name, n)
+		return frames.ShortenMiddle(full, n)
 	}
-	if plain := frames.ShortenMiddle(rows[i].name, n); keeps(len(name), n, start, end) {
+	if plain := frames.ShortenMiddle(full, n); keeps(len(name), n, start, end) {
 		return plain
 	}
 	// The shared end after the distinct part goes whole when it leaves

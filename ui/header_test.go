@@ -125,7 +125,7 @@ func TestCatalogRowsKeepWhatTellsThemApart(t *testing.T) {
 		for w := 6; w <= 50; w++ {
 			seen := map[string]string{}
 			for i := range rows {
-				got := distinctCut(rows, i, w)
+				got := distinctCut(len(rows), i, func(j int) string { return rows[j].name }, w)
 				if ansi.StringWidth(got) > w {
 					t.Errorf("distinctCut(%q, %d) = %q, wider than %d", names[i], w, got, w)
 				}

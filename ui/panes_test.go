@@ -511,3 +511,27 @@ func TestNarrowToolsListSaysWhatItsShortHintsMean(t *testing.T) {
 		t.Errorf("a list with room abbreviates:\n%s", got)
 	}
 }
+
+// A tool's name too long beside its badges is cut so that the part the
+// other tools do not share stays, and the badges stay with it: "greet
+// (content with Resou…" lost both.
+func TestLongToolNameKeepsItsBadgeAndWhatTellsItApart(t *testing.T) {
+	var raw []json.RawMessage
+	for _, n := range []string{"greet", "greet (content with ResourceLinks)", "greet (content with Icons and more)"} {
+		raw = append(raw, json.RawMessage(`{"name":"`+n+`","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}`))
+	}
+	p := newToolsPane(testEnv(nil))
+	p.setSize(28, 20)
+	p.setTools(raw, nil, true, nil)
+	rows := strings.Split(screen(p.view()), "\n")[1:4]
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if !strings.HasSuffix(strings.TrimRight(r, " "), "ro") || ansi.StringWidth(r) > 28 || seen[r] {
+			t.Errorf("row %q lost its badge, is too wide or repeats another:\n%s", r, strings.Join(rows, "\n"))
+		}
+		seen[r] = true
+	}
+	if !strings.Contains(rows[1], "Links)") || !strings.Contains(rows[2], "more)") {
+		t.Errorf("the cut names lost what tells them apart:\n%s", strings.Join(rows, "\n"))
+	}
+}

@@ -624,6 +624,12 @@ func (p *toolsPane) row(i int, short bool) string {
 	}
 	name := p.red.String(t.Name) // before the row is cut
 	bd := rowBadge(t, short)
+	if room := p.width - ansi.StringWidth(mark) - 1 - ansi.StringWidth(bd); bd != "" && ansi.StringWidth(name) > room && room >= 12 {
+		// A name too long beside its badges keeps what tells it from the
+		// other tools ("greet (content with Resou…" lost its badge and
+		// the part that is not "greet (").
+		name = distinctCut(len(p.shown), i, func(j int) string { return p.red.String(p.tools[p.shown[j]].Name) }, room)
+	}
 	gap := p.width - ansi.StringWidth(mark+name) - ansi.StringWidth(bd)
 	row := mark + name
 	if gap >= 1 && bd != "" {
