@@ -259,12 +259,20 @@ func (h *header) second() string {
 func (h *header) plainSecond() string {
 	switch h.state {
 	case stateConnected, stateClosed:
-		line := h.st.muted.Render("server: ") + strings.Join(capabilityList(h.info.ServerCapabilities), ", ") +
-			h.st.muted.Render("  jig: ") + declaredList(h.info, false)
+		i := "  · i: details"
 		if h.info.Instructions != "" {
-			line += h.st.muted.Render("  · i: instructions")
-		} else {
-			line += h.st.muted.Render("  · i: details")
+			i = "  · i: instructions"
+		}
+		// The server's sub-features go first when the line is too long
+		// for them (listChanged, then all: i shows them), so jig's side
+		// and the i hint are not cut ("jig: roots (none), samp…" at 120).
+		var line string
+		for _, caps := range [][]string{capabilityList(h.info.ServerCapabilities), withoutFeature(capabilityList(h.info.ServerCapabilities), "listChanged"),
+			capabilityNames(h.info.ServerCapabilities)} {
+			line = h.st.muted.Render("server: ") + strings.Join(caps, ", ") + h.st.muted.Render("  jig: ") + declaredList(h.info, false) + h.st.muted.Render(i)
+			if ansi.StringWidth(line) <= h.width {
+				break
+			}
 		}
 		if h.waiting > 0 {
 			// First, so it survives a narrow terminal: the server is blocked.
@@ -351,6 +359,29 @@ func capabilityList(raw json.RawMessage) []string {
 			}
 		}
 		out = append(out, s)
+	}
+	return out
+}
+
+// withoutFeature is caps (as capabilityList names them) without the
+// sub-feature f: "tools(listChanged)" is "tools".
+func withoutFeature(caps []string, f string) []string {
+	out := make([]string, len(caps))
+	for i, c := range caps {
+		c = strings.NewReplacer("("+f+", ", "(", ", "+f+")", ")", ", "+f+",", ",", "("+f+")", "").Replace(c)
+		out[i] = c
+	}
+	return out
+}
+
+// capabilityNames names the capabilities the server declared, without
+// their sub-features.
+func capabilityNames(raw json.RawMessage) []string {
+	out := capabilityList(raw)
+	for i, c := range out {
+		if k, _, ok := strings.Cut(c, "("); ok && k != "" {
+			out[i] = k
+		}
 	}
 	return out
 }

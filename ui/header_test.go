@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -134,6 +135,30 @@ func TestCatalogRowsKeepWhatTellsThemApart(t *testing.T) {
 				}
 				seen[got] = names[i]
 			}
+		}
+	}
+}
+
+// The second line cut jig's side and the i hint at 120 columns
+// ("jig: roots (none), samp…"): the server's sub-features go first, then
+// the i hint stays.
+func TestHeaderSecondLineKeepsJigsSide(t *testing.T) {
+	caps := `{"completions":{},"logging":{},"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"tools":{"listChanged":true}}`
+	h := header{st: newStyles(true), red: frames.NewRedactor(), state: stateConnected, target: everythingCommand,
+		info: session.Info{Transport: session.TransportStdio, ProtocolVersion: "2025-06-18", Era: "legacy", ServerName: "mcp-servers/everything", ServerVersion: "2.0.0",
+			ServerCapabilities: json.RawMessage(caps), Instructions: "read me"}}
+	for _, c := range []struct {
+		w    int
+		want string
+	}{
+		{200, "server: completions, logging, prompts(listChanged), resources(listChanged, subscribe), tools(listChanged)  jig: "},
+		{120, "server: completions, logging, prompts, resources(subscribe), tools  jig: "},
+		{90, "server: completions, logging, prompts, resources, tools  jig: "},
+	} {
+		h.width = c.w
+		l := strings.Split(ansi.Strip(h.view()), "\n")[1]
+		if !strings.Contains(l, c.want) || !strings.HasSuffix(strings.TrimRight(l, " "), "· i: instructions") || ansi.StringWidth(l) > c.w {
+			t.Errorf("at %d columns the second line is %q, want %q in it, the i hint at its end", c.w, l, c.want)
 		}
 	}
 }
