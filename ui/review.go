@@ -210,6 +210,10 @@ func (m *ReviewModel) appActions() []action {
 		why = it.Title + ": " + it.Why
 	}
 	h := m.detail.hunk()
+	noRule := "no rule can hide this hunk (a field removed or added, a JSON-RPC error): accept it or reject it"
+	if h != nil && h.Kind == fixture.KindInput {
+		noRule = "no rule holds what a call asks of its client: accept it (a pins its rounds and flow as seen) or reject it (x)"
+	}
 	return []action{
 		on(m.keys.Accept, m.openAccept).only(decidable, why).only(it == nil || it.Kind != fixture.ItemObsolete, "an obsolete fixture cannot be accepted: its tool is gone (d deletes it)"),
 		on(m.keys.Reject, m.openReject).only(decidable, why).only(it == nil || it.Kind != fixture.ItemObsolete, "an obsolete fixture's tool is gone: d deletes it, or re-pin it"),
@@ -217,7 +221,7 @@ func (m *ReviewModel) appActions() []action {
 		on(m.keys.Delete, func() tea.Cmd { return m.decide(fixture.ActionDelete, "") }).only(it != nil && it.Kind == fixture.ItemObsolete, "only an obsolete fixture is deleted here"),
 		on(m.keys.Rule, m.openRule).only(it != nil && it.Kind == fixture.ItemResponse, "rules apply to a response's drift; accept or reject a tool definition").
 			only(h != nil, "no hunk left to turn into a rule").
-			only(h == nil || len(fixture.Propose(*h, "")) > 0, "no rule can hide this hunk (a field removed or added, a JSON-RPC error): accept it or reject it"),
+			only(h == nil || len(fixture.Propose(*h, "")) > 0, noRule),
 		on(m.keys.Undo, does(m.undo)).only(it != nil && it.Decided(), "the item has no decision to undo"),
 		on(m.keys.NextHunk, does(func() { m.detail.move(1) })).only(h != nil, "the item has no hunks"),
 		on(m.keys.PrevHunk, does(func() { m.detail.move(-1) })).only(h != nil, "the item has no hunks"),
@@ -259,6 +263,16 @@ func (m *ReviewModel) undo() {
 func (m *ReviewModel) openAccept() tea.Cmd {
 	it := m.items.selected()
 	what := "the actual response becomes the pinned one"
+	input, other := false, false
+	for _, h := range m.rv.Hunks(it) {
+		input, other = input || h.Kind == fixture.KindInput, other || h.Kind != fixture.KindInput
+	}
+	switch {
+	case input && other:
+		what = "the actual response becomes the pinned one, and what the call asks of its client now (its input_required rounds and flow, as seen) is pinned with it"
+	case input:
+		what = "what the call asks of its client now (its input_required rounds and flow, as seen) is pinned, with its response"
+	}
 	switch it.Kind {
 	case fixture.ItemTool:
 		what = fmt.Sprintf("the new definition of %q is pinned in %d fixture(s)", it.Tool, len(it.Entries))

@@ -420,10 +420,18 @@ func TestReviewFlowDriftPane(t *testing.T) {
 			t.Errorf("the screen lacks %q:\n%s", want, out)
 		}
 	}
-	m.openRule()
-	if m.dialog != nil || !strings.Contains(m.status, "no rule holds what a call asks of its client") {
-		t.Errorf("u on an input hunk: dialog %v, status %q", m.dialog, m.status)
+	if _, why := pressKey(m.appActions(), false, func(tea.Msg) tea.Cmd { return nil }, press("u")[0].(tea.KeyPressMsg)); m.dialog != nil || !strings.Contains(why, "no rule holds what a call asks of its client") {
+		t.Errorf("u on an input hunk: dialog %v, why %q", m.dialog, why)
 	}
+	m.openRule() // called anyway: it says so too, rather than open an empty dialog
+	if m.dialog != nil || !strings.Contains(m.status, "no rule holds what a call asks of its client") {
+		t.Errorf("openRule on an input hunk: dialog %v, status %q", m.dialog, m.status)
+	}
+	m.openAccept()
+	if out := screen(m.render()); !strings.Contains(out, "what the call asks of its client now") {
+		t.Errorf("the accept dialog does not say what is pinned:\n%s", out)
+	}
+	m.dialog = nil
 	m.decide(fixture.ActionAccept, "release 2 asks why")
 	m.items.moveTo(0)
 	if out := screen(m.render()); !strings.Contains(out, "no drift left with your decisions") {
