@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -108,4 +109,54 @@ func arrayMembers(obj []byte, name string) ([]json.RawMessage, bool) {
 		out[i] = e
 	}
 	return out, true
+}
+
+// cacheFields are the members of a result CacheHint reads.
+type cacheFields struct {
+	TTLMs      *float64 `json:"ttlMs"`
+	CacheScope string   `json:"cacheScope"`
+}
+
+// cacheMembers is json.Unmarshal of obj into cacheFields, and whether it
+// succeeded: a ttlMs that is null sets nil, a number sets it (one out of
+// float64's range fails, as json.Unmarshal's does); a cacheScope that is
+// null leaves it as it was; any other type fails; the last member that
+// matches wins; a top-level null sets nothing and succeeds.
+func cacheMembers(obj []byte) (cacheFields, bool) {
+	var c cacheFields
+	bad := false
+	if !frames.Fields(obj, func(key string, val []byte) {
+		switch {
+		case jsonField(key, "ttlMs"):
+			switch val[0] {
+			case 'n':
+				c.TTLMs = nil
+			case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+				f, err := strconv.ParseFloat(string(val), 64)
+				if err != nil {
+					bad = true
+					return
+				}
+				c.TTLMs = &f
+			default:
+				bad = true
+			}
+		case jsonField(key, "cacheScope"):
+			switch val[0] {
+			case 'n':
+			case '"':
+				var s string
+				if json.Unmarshal(val, &s) != nil {
+					bad = true
+					return
+				}
+				c.CacheScope = s
+			default:
+				bad = true
+			}
+		}
+	}) || bad {
+		return cacheFields{}, !bad && strings.Trim(string(obj), " \t\r\n") == "null"
+	}
+	return c, true
 }

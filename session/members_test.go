@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -21,7 +22,9 @@ var membersCorpus = []string{
 	`{"toolſ":[1]}`, `{"tools":[1,]}`, `{"tools":[1] , "x":true}`, "{\"tools\":[1]}\n", `{"tools":[1]}x`,
 	`{"ttlMs":0}`, `{"ttlMs":5}`, `{"ttlMs":-5}`, `{"ttlMs":0.5}`, `{"ttlMs":"5"}`, `{"ttlMs":null}`, `{"ttlMs":5,"ttlMs":0}`,
 	`{"ttlMs":0,"ttlMs":5}`, `{"TTLMS":5}`, `{"ttlMs":1e400}`, `{"ttlMs":1e-400}`, `{"ttlMs":0e5}`, `{"ttlMs":00}`, `{"ttlMs":5,}`,
-	`{"tools":[],"ttlMs":60000,"cacheScope":"private"}`, `{"a":{"ttlMs":5}}`, `{"ttlMs":-0}`, `{"ttlMs":true}`,
+	`{"tools":[],"ttlMs":60000,"cacheScope":"private"}`, `{"cacheScope":"public","ttlMs":0}`, `{"cacheScope":null}`,
+	`{"cacheScope":"a","cacheScope":null}`, `{"CACHESCOPE":"x"}`, `{"cacheScope":5}`, `{"cacheScope":"\u00e9\ud800"}`, "{\"cacheScope\":\"\xff\"}",
+	`{"cacheſcope":"x"}`, `{"ttlMs":5,"ttlMs":null}`, `{"ttlMs":1.5e3,"cacheScope":"private"}`, `{"ttlMs":-1e-9}`, `{"ttlMs":[1]}`, `{"cacheScope":{}}`, `{"a":{"ttlMs":5}}`, `{"ttlMs":-0}`, `{"ttlMs":true}`,
 	"\vnull", "\fnull", " null\n", "nul", "\u00a0null", "{\"result\":1}\v",
 	"{\"result\":\"\xff\"}", "{\"\xffresult\":1}", "{\"result\x00\":1}",
 }
@@ -80,6 +83,12 @@ func TestMembersAreEncodingJSON(t *testing.T) {
 				}
 			}
 		}
+		var cache cacheFields
+		cerr := json.Unmarshal(raw, &cache)
+		if got, ok := cacheMembers(raw); ok != (cerr == nil) || ok && (got.CacheScope != cache.CacheScope || (got.TTLMs == nil) != (cache.TTLMs == nil) ||
+			got.TTLMs != nil && math.Float64bits(*got.TTLMs) != math.Float64bits(*cache.TTLMs)) {
+			t.Errorf("cacheMembers(%q) = %+v, %v; encoding/json: %+v, %v", c, got, ok, cache, cerr)
+		}
 		if got, want := positiveTTL(raw), slowUncached(raw); !got && want {
 			t.Errorf("positiveTTL(%q) is false, but the result's ttlMs is rewritten", c)
 		}
@@ -114,7 +123,8 @@ func toolsListResponse() []byte {
 }
 
 // BenchmarkListingMembers is what jig reads of one tools/list answer (its
-// result, the tools, the ttlMs), by members and by encoding/json as before.
+// result, the tools, the ttlMs, the cache hint), by members and by
+// encoding/json as before.
 func BenchmarkListingMembers(b *testing.B) {
 	raw := toolsListResponse()
 	b.Run("members", func(b *testing.B) {
@@ -124,6 +134,7 @@ func BenchmarkListingMembers(b *testing.B) {
 			result, _ := responseMembers(raw)
 			arrayMembers(result, "tools")
 			uncachedResult(result)
+			cacheMembers(result)
 		}
 	})
 	b.Run("encoding-json", func(b *testing.B) {
@@ -140,6 +151,8 @@ func BenchmarkListingMembers(b *testing.B) {
 			}
 			json.Unmarshal(env.Result, &body)
 			slowUncached(env.Result)
+			var cache cacheFields
+			json.Unmarshal(env.Result, &cache)
 		}
 	})
 }

@@ -111,11 +111,8 @@ func zeroTTL(b []byte) {
 // CacheHint is what the server said of a result's freshness (2026-07-28):
 // "ttlMs 60000 · cacheScope private", or "" when it said nothing.
 func CacheHint(result json.RawMessage) string {
-	var r struct {
-		TTLMs      *float64 `json:"ttlMs"`
-		CacheScope string   `json:"cacheScope"`
-	}
-	if json.Unmarshal(result, &r) != nil || (r.TTLMs == nil && r.CacheScope == "") {
+	r, ok := cacheMembers(result)
+	if !ok || (r.TTLMs == nil && r.CacheScope == "") {
 		return ""
 	}
 	var parts []string
