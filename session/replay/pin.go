@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -147,6 +148,9 @@ func PinScenario(ctx context.Context, s *session.Session, exs []*session.Exchang
 		probes = 0
 	}
 	var probed []fixture.Rule
+	// second is the response the proposals are checked against: the last
+	// probe's, or, unprobed, the pinned one itself.
+	second := fixture.Actual{Result: steps[last].Response.Result}
 	for i := 0; i < probes; i++ {
 		again, err := probe(ctx, s, f, opts)
 		if err != nil {
@@ -155,30 +159,125 @@ func PinScenario(ctx context.Context, s *session.Session, exs []*session.Exchang
 		// A fresh probe's answer comes back redacted, the pinned one is
 		// not yet: compared as the fixture will hold them both, a secret
 		// the server echoed is not a value that differed.
-		probed = mergeRules(probed, fixture.ProbeRules(red.JSON(steps[last].Response.Result), red.JSON(unscratch(again, opts.Vars))))
+		second = again
+		second.Result = unscratch(again.Result, opts.Vars)
+		probed = mergeRules(probed, fixture.ProbeRules(red.JSON(steps[last].Response.Result), red.JSON(second.Result)))
 	}
 	calls := f.Calls()
 	// A value seen to differ is evidence; it outranks a guess from its shape.
 	calls[last].Rules = mergeRules(probed, calls[last].Rules)
 	f.SetCalls(calls)
 	red.Fixture(f)
+	if len(second.Result) > 0 {
+		second.Result = red.JSON(second.Result)
+		f.PinNotes = holdProposals(f, last, second)
+	}
 	return f, nil
+}
+
+// holdProposals checks step i of f offline against a response of the same
+// call (the pin's second one), as replay will compare them, and keeps only
+// the proposals that hold on it: a rule that does not hold there (its
+// value's shape is not what it promises, its pattern leaves the difference
+// unmasked) and an assertion that fails there are dropped, each with a
+// note, and what still differs is said — replay of the unchanged server
+// would be red on it.
+func holdProposals(f *fixture.Fixture, i int, second fixture.Actual) []string {
+	calls := f.Calls()
+	step := calls[i]
+	// Only the result: the tool and the flow are not proposals.
+	act := fixture.Actual{Result: second.Result, Substitutions: second.Substitutions}
+	compare := func(st fixture.Step) fixture.StepComparison {
+		calls[i] = st
+		f.SetCalls(calls)
+		return fixture.CompareStep(f, i, act)
+	}
+	var notes []string
+	where := ""
+	if len(calls) > 1 {
+		where = f.Label(i) + ": "
+	}
+	var kept []fixture.Assertion
+	for _, a := range step.Assertions {
+		one := step
+		one.Assertions = []fixture.Assertion{a}
+		c := compare(one)
+		if c.AssertionFailures == 0 {
+			kept = append(kept, a)
+			continue
+		}
+		detail := ""
+		for _, d := range c.Differences {
+			if d.Kind == fixture.KindAssertion {
+				detail = ": " + d.Detail
+				break
+			}
+		}
+		notes = append(notes, fmt.Sprintf("dropped the proposed assertion %s%s: it fails on the response it was proposed from, as replay reads it%s", where, describeAssertion(a), detail))
+	}
+	step.Assertions = nil
+	step.Rules = slices.Clone(step.Rules)
+	for {
+		c := compare(step)
+		bad := -1
+		for _, d := range c.Differences {
+			if d.Severity != fixture.Breaking || d.Rule == nil {
+				continue
+			}
+			r := *d.Rule
+			if bad = slices.IndexFunc(step.Rules, func(x fixture.Rule) bool { return x.Path == r.Path && x.Type == r.Type && x.Pattern == r.Pattern }); bad >= 0 {
+				notes = append(notes, fmt.Sprintf("dropped the proposed rule %s%s → %s: it does not hold on the pin's second response (%s)", where, r.Path, ruleType(r), d.Detail))
+				break
+			}
+		}
+		if bad < 0 {
+			for _, d := range c.Differences {
+				if d.Severity == fixture.Breaking {
+					notes = append(notes, fmt.Sprintf("WARNING: %s%s differed between 2 identical calls and no rule holds it (%s): replay of the unchanged server will be red there; add a rule for it", where, d.Path, d.Detail))
+				}
+			}
+			break
+		}
+		step.Rules = slices.Delete(step.Rules, bad, bad+1)
+	}
+	step.Assertions = kept
+	calls[i] = step
+	f.SetCalls(calls)
+	return notes
+}
+
+func describeAssertion(a fixture.Assertion) string {
+	line := a.Op
+	if a.Path != "" {
+		line = a.Path + " " + a.Op
+	}
+	if len(a.Value) > 0 {
+		line += " " + string(a.Value)
+	}
+	return line
+}
+
+func ruleType(r fixture.Rule) string {
+	if r.Pattern != "" {
+		return r.Type + " " + r.Pattern
+	}
+	return r.Type
 }
 
 // probe makes the pinned call once more and returns its result: in a fresh
 // session that replays the whole fixture when opts.Fresh is set, else on s.
-func probe(ctx context.Context, s *session.Session, f *fixture.Fixture, opts PinOptions) (json.RawMessage, error) {
+func probe(ctx context.Context, s *session.Session, f *fixture.Fixture, opts PinOptions) (fixture.Actual, error) {
 	calls := f.Calls()
 	last := calls[len(calls)-1]
 	if opts.Fresh != nil {
 		act, err := opts.Fresh(ctx, f)
 		if err != nil {
-			return nil, err
+			return fixture.Actual{}, err
 		}
 		if len(act.Result) == 0 {
-			return nil, fmt.Errorf("the call answered %s", act.Error)
+			return fixture.Actual{}, fmt.Errorf("the call answered %s", act.Error)
 		}
-		return act.Result, nil
+		return act, nil
 	}
 	var call struct {
 		Name      string          `json:"name"`
@@ -187,9 +286,9 @@ func probe(ctx context.Context, s *session.Session, f *fixture.Fixture, opts Pin
 	_ = json.Unmarshal(last.Request.Params, &call)
 	again, err := s.CallTool(ctx, call.Name, call.Arguments)
 	if err != nil || again == nil || len(again.Result) == 0 {
-		return nil, fmt.Errorf("%v", err)
+		return fixture.Actual{}, fmt.Errorf("%v", err)
 	}
-	return again.Result, nil
+	return fixture.Actual{Result: again.Result}, nil
 }
 
 // FreshProbe returns a PinOptions.Fresh that replays a fixture with the
@@ -423,6 +522,9 @@ func Describe(w io.Writer, f *fixture.Fixture) {
 		}
 		sort.Strings(paths)
 		fmt.Fprintf(w, "redacted: %s\n", strings.Join(paths, ", "))
+	}
+	for _, note := range f.PinNotes {
+		fmt.Fprintln(w, note)
 	}
 	for _, warn := range Warnings(f) {
 		fmt.Fprintln(w, warn)
