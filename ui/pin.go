@@ -522,6 +522,9 @@ func (m *Model) buildPin(msg buildPinMsg) tea.Cmd {
 		Probe:    -1,
 		Vars:     s.Vars(),
 		Redactor: m.cfg.Redact,
+		// The dialog's answers to the server's requests for input are
+		// the fixture's, so replay answers as the human did.
+		KeepAnswers: true,
 	}
 	if n > 1 {
 		// Calling the last step again here would see what the earlier

@@ -31,6 +31,11 @@ type PinOptions struct {
 	// Elicit and Sample are the scripted answers the call was made with
 	// (--elicit, --sample); the fixture keeps them for its replay.
 	Elicit, Sample *session.Script
+	// KeepAnswers, when no script is given, makes the answers the client
+	// gave the server's requests for input during the pinned calls (a
+	// human's, in the TUI's dialog) the fixture's scripts, in the order
+	// given, so that replay answers the same way.
+	KeepAnswers bool
 	// Probe is how many times the pinned call is made again to find the
 	// values that vary. Negative means automatic: once for a tool annotated
 	// readOnlyHint, never otherwise (a second call of a tool with side
@@ -132,8 +137,12 @@ func PinScenario(ctx context.Context, s *session.Session, exs []*session.Exchang
 	}
 	linkCaptures(steps)
 	f.SetCalls(steps)
-	if opts.Elicit != nil || opts.Sample != nil {
-		f.Answers = &fixture.Answers{Elicit: opts.Elicit.ScriptJSON(), Sample: opts.Sample.ScriptJSON()}
+	elicit, sample := opts.Elicit, opts.Sample
+	if elicit == nil && sample == nil && opts.KeepAnswers {
+		elicit, sample = answersOf(steps)
+	}
+	if elicit != nil || sample != nil {
+		f.Answers = &fixture.Answers{Elicit: elicit.ScriptJSON(), Sample: sample.ScriptJSON()}
 	}
 
 	last := len(steps) - 1
@@ -412,6 +421,80 @@ func linkCaptures(steps []fixture.Step) {
 	fixture.LinkCaptures(steps)
 }
 
+// answersOf are the answers the client gave the server's requests for input
+// in the steps' flows and input_required rounds, in order, as scripts: each
+// sampling reply as its whole result, each elicitation answer as its action
+// and content. A request answered with an error has no script answer.
+func answersOf(steps []fixture.Step) (elicit, sample *session.Script) {
+	add := func(method string, result json.RawMessage) {
+		switch method {
+		case "sampling/createMessage":
+			if sample == nil {
+				sample = &session.Script{Source: "the answers given when pinned"}
+			}
+			sample.Answers = append(sample.Answers, session.Answer{Result: clone(result)})
+		case "elicitation/create":
+			var r struct {
+				Action  string         `json:"action"`
+				Content map[string]any `json:"content"`
+			}
+			if json.Unmarshal(result, &r) != nil || r.Action == "" {
+				return
+			}
+			if elicit == nil {
+				elicit = &session.Script{Source: "the answers given when pinned"}
+			}
+			elicit.Answers = append(elicit.Answers, session.Answer{Action: r.Action, Content: r.Content})
+		}
+	}
+	flow := func(msgs []fixture.FlowMessage) {
+		for _, m := range msgs {
+			var q struct {
+				Method string `json:"method"`
+			}
+			var a struct {
+				Result json.RawMessage `json:"result"`
+			}
+			if json.Unmarshal(m.Message, &q) == nil && json.Unmarshal(m.Answer, &a) == nil && len(a.Result) > 0 {
+				add(q.Method, a.Result)
+			}
+		}
+	}
+	for _, st := range steps {
+		for k, r := range st.Rounds {
+			flow(r.Flow)
+			// The answers to a round's input requests are in the request
+			// after it, by the same key.
+			var asked struct {
+				InputRequests map[string]struct {
+					Method string `json:"method"`
+				} `json:"inputRequests"`
+			}
+			_ = json.Unmarshal(r.Response.Result, &asked)
+			next := st.Request
+			if k+1 < len(st.Rounds) {
+				next = st.Rounds[k+1].Request
+			}
+			var given struct {
+				InputResponses map[string]json.RawMessage `json:"inputResponses"`
+			}
+			_ = json.Unmarshal(next.Params, &given)
+			keys := make([]string, 0, len(asked.InputRequests))
+			for key := range asked.InputRequests {
+				keys = append(keys, key)
+			}
+			sort.Strings(keys)
+			for _, key := range keys {
+				if res, ok := given.InputResponses[key]; ok {
+					add(asked.InputRequests[key].Method, res)
+				}
+			}
+		}
+		flow(st.Flow)
+	}
+	return elicit, sample
+}
+
 // targetAuth is what a fixture records of the session's OAuth grant: that
 // there was one, by whom and for what; nil when the server needed none.
 func targetAuth(g *oauth.Grant) *fixture.TargetAuth {
@@ -523,6 +606,9 @@ func Describe(w io.Writer, f *fixture.Fixture) {
 		sort.Strings(paths)
 		fmt.Fprintf(w, "redacted: %s\n", strings.Join(paths, ", "))
 	}
+	if a := f.Answers; a != nil {
+		fmt.Fprintf(w, "answers: %s (replay answers the server's requests for input the same way)\n", describeAnswers(a))
+	}
 	for _, note := range f.PinNotes {
 		fmt.Fprintln(w, note)
 	}
@@ -612,6 +698,26 @@ func describeFlow(flow []fixture.FlowMessage) string {
 	parts := make([]string, len(order))
 	for i, m := range order {
 		parts[i] = fmt.Sprintf("%d %s", counts[m], m)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// describeAnswers counts a fixture's scripted answers: "1 sampling reply,
+// elicitation: accept-defaults".
+func describeAnswers(a *fixture.Answers) string {
+	var parts []string
+	for _, sc := range []struct {
+		what string
+		raw  json.RawMessage
+	}{{"sampling", a.Sample}, {"elicitation", a.Elicit}} {
+		s, err := session.ScriptFromJSON(sc.raw, sc.what)
+		switch {
+		case err != nil || s == nil:
+		case s.Mode != "":
+			parts = append(parts, sc.what+": "+s.Mode)
+		default:
+			parts = append(parts, fmt.Sprintf("%d %s answer%s", len(s.Answers), sc.what, frames.Plural(len(s.Answers))))
+		}
 	}
 	return strings.Join(parts, ", ")
 }
