@@ -203,7 +203,11 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 		files.close(st)
 		return usageErr("%v", err)
 	}
-	fmt.Fprintf(st.err, "jig mock: serving %s (%s, %s) over %s\n", describeBook(book), book.ServerName(), book.ServerVersion(), mode)
+	who := book.ServerName()
+	if v := book.ServerVersion(); v != "" {
+		who += ", " + v
+	}
+	fmt.Fprintf(st.err, "jig mock: serving %s (%s) over %s\n", describeBook(book), who, mode)
 	sayUnanswered(st, book)
 	var runErr error
 	if o.listen != "" {
@@ -247,7 +251,7 @@ func sayUnanswered(st *streams, book *mock.Book) {
 	}
 	var which []string
 	for _, ex := range book.Exchanges() {
-		if ex.Reply == nil && len(which) < 3 {
+		if ex.NoAnswer() && len(which) < 3 {
 			which = append(which, ex.Source+" "+reqName(ex.Method, ex.Name))
 		}
 	}

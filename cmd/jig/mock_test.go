@@ -668,3 +668,32 @@ func TestMockInspectorEmptyArguments(t *testing.T) {
 		t.Errorf("the Inspector's prompts/get of the recorded prompt: %v\n%s", err, out)
 	}
 }
+
+// A 2026-07-28 recording holds jig's subscriptions/listen, a stream its
+// client ends by cancelling it: the mock serves it open again, without
+// calling it a cancelled call at start, while serving, or at exit (it did
+// all three), against the go-sdk's example server (which has no version:
+// the mock named it "everything, ").
+func TestMockListenIsNoCancelledCall(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	server := peers.Path(t, peers.GoSDKEverything)
+	rec := filepath.Join(t.TempDir(), "greet.jsonl")
+	if code, _, stderr := jig(t, "", "call", "greet", "--args", `{"name":"x"}`, "--record", rec, "--", server); code != 0 {
+		t.Fatalf("recording greet: exit %d\n%s", code, stderr)
+	}
+	if data, _ := os.ReadFile(rec); !strings.Contains(string(data), "subscriptions/listen") {
+		t.Fatalf("the recording holds no subscriptions/listen; the test proves nothing:\n%s", data)
+	}
+	m := startMock(t, "mock", rec, "--no-record", "--listen", "127.0.0.1:0")
+	code, out, stderr := jig(t, "", "call", "greet", "--args", `{"name":"x"}`, "--no-record", "--url", m.url)
+	rest := m.stop(t)
+	if code != 0 || !strings.Contains(out, "Hi x") {
+		t.Errorf("jig call greet against the mock: exit %d\n%s%s", code, out, stderr)
+	}
+	if !strings.Contains(m.start, "(everything) over") {
+		t.Errorf("a server without a version is named (everything, ): %s", m.start)
+	}
+	if all := m.start + rest; strings.Contains(all, "cancel") || strings.Contains(all, "never answered") {
+		t.Errorf("the mock calls the recorded subscriptions/listen a cancelled call:\n%s", all)
+	}
+}

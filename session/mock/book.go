@@ -364,6 +364,13 @@ type Unused struct {
 	Why string `json:"why,omitempty"`
 }
 
+// NoAnswer says a recorded call got no answer it should have had: not a
+// subscriptions/listen, a stream its client ends by cancelling it, which
+// has no answer by nature.
+func (ex *Exchange) NoAnswer() bool {
+	return ex.Reply == nil && ex.Method != "subscriptions/listen"
+}
+
 // Unanswered says why a recorded call has no answer.
 func (ex *Exchange) unanswered() string {
 	if ex.Cancelled {
@@ -376,7 +383,7 @@ func (ex *Exchange) unanswered() string {
 // the ones their client cancelled.
 func (b *Book) Unanswered() (all, cancelled int) {
 	for _, ex := range b.all {
-		if ex.Reply == nil {
+		if ex.NoAnswer() {
 			all++
 			if ex.Cancelled {
 				cancelled++
@@ -409,7 +416,7 @@ func (s *Server) Report() Report {
 		switch {
 		case s.served[i] > 0, handshake(ex.Method) && shook:
 			r.Used++
-		case ex.Reply == nil:
+		case ex.NoAnswer():
 			u.Why = ex.unanswered()
 			r.Unanswered = append(r.Unanswered, u)
 		default:

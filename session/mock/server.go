@@ -469,7 +469,7 @@ func (c *Conn) serve(ctx context.Context, in *incoming, ex *Exchange, send Sende
 		}
 	}
 	if ex.Reply == nil {
-		if n := c.srv.opts.Notice; n != nil {
+		if n := c.srv.opts.Notice; n != nil && ex.NoAnswer() {
 			what := ex.Method
 			if ex.Name != "" {
 				what += " " + ex.Name
