@@ -425,6 +425,9 @@ func (m *Model) wheel(ms tea.Mouse) tea.Cmd {
 }
 
 func (m *Model) saved(msg savedMsg) tea.Cmd {
+	if _, ok := m.overlay.(*writeDialog); ok && !msg.keepOpen {
+		m.overlay = nil
+	}
 	if msg.err != nil {
 		m.setStatus(msg.err.Error(), true)
 	} else {

@@ -295,38 +295,6 @@ func waitListChanged(ctx context.Context, ch <-chan struct{}, pane paneID) tea.C
 
 var unsafeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9._-]+`) })
 
-// write saves data in dir under a name that does not exist yet.
-func write(dir, name string, data []byte) tea.Cmd {
-	return run(func() routed {
-		base := unsafeName().ReplaceAllString(name, "_")
-		for i := 0; i < 1000; i++ {
-			p := filepath.Join(dir, base+".json")
-			if i > 0 {
-				p = filepath.Join(dir, fmt.Sprintf("%s-%d.json", base, i))
-			}
-			f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, frames.PrivateFile)
-			if os.IsExist(err) {
-				continue
-			}
-			if err != nil {
-				return savedMsg{err: fmt.Errorf("write %s: %w", p, err)}
-			}
-			_, err = f.Write(data)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return savedMsg{err: fmt.Errorf("write %s: %w", p, err)}
-			}
-			if abs, err := filepath.Abs(p); err == nil {
-				p = abs
-			}
-			return savedMsg{path: p}
-		}
-		return savedMsg{err: fmt.Errorf("write %s in %s: too many files with that name", base, dir)}
-	})
-}
-
 // buildPin builds the fixture for a call (or, with several exchanges, the
 // scenario of the session's last calls) with replay.PinScenario, unless have is
 // already built, and looks at the file it would go to. Pin may call a

@@ -53,6 +53,16 @@ func newRootsKeys() rootsKeys {
 	}
 }
 
+// writeKeys are the write dialog's; its text keys are a field's.
+type writeKeys struct{ Write, Close key.Binding }
+
+func newWriteKeys() writeKeys {
+	return writeKeys{
+		Write: bind([]string{"enter"}, "enter", "write it to this path (never over a file)"),
+		Close: bind([]string{"esc"}, "esc", "write nothing"),
+	}
+}
+
 // rawKeys are the raw composer's; its text keys are the editor's.
 type rawKeys struct{ Send, Suggest, Close key.Binding }
 

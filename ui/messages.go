@@ -157,6 +157,8 @@ func (msg renderedMsg) route(m *Model) tea.Cmd { return m.rendered(msg) }
 type savedMsg struct {
 	path string
 	err  error
+	// keepOpen: the write dialog stays open for another path.
+	keepOpen bool
 }
 
 func (msg savedMsg) route(m *Model) tea.Cmd { return m.saved(msg) }
@@ -389,8 +391,11 @@ type writeMsg struct {
 
 func (msg writeMsg) route(m *Model) tea.Cmd {
 	// What w writes is as private as what is drawn: the bytes as they
-	// crossed, with the secrets in them (and in the name) redacted.
-	return write(m.cfg.SaveDir, m.env.redact.String(msg.name), m.env.redact.Bytes(msg.data))
+	// crossed, with the secrets in them (and in the name) redacted. It
+	// asks where first, offering a name no file has.
+	base := unsafeName().ReplaceAllString(m.env.redact.String(msg.name), "_")
+	m.openOverlay(newWriteDialog(m.st(), m.env.out, freePath(m.cfg.SaveDir, base), m.env.redact.Bytes(msg.data)))
+	return nil
 }
 
 // pinCallMsg asks to open the pin dialog for call id.

@@ -182,10 +182,25 @@ func TestFlowWriteIsRedacted(t *testing.T) {
 	f.keys("ctrl+s")
 	f.waitFor("call 1/1 #1 ✓ ok", "echo")
 	f.keys("esc", "4", "G", "w")
+	// w asks where first: a path in the save directory no file has.
+	f.waitFor("Write to a file", "enter writes it to this path", filepath.Join(dir, "jig-frame-"))
+	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
+		t.Fatalf("w wrote %v before it was told where", files)
+	}
+	f.keys("enter")
 	f.waitFor("wrote " + dir)
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
 	if len(files) != 1 {
 		t.Fatalf("w wrote %v, want one file", files)
+	}
+	// Again: the next free name is offered, the first file is left alone;
+	// esc writes nothing.
+	f.keys("w")
+	f.waitFor("Write to a file", "-1.json")
+	f.keys("esc")
+	f.waitFor("nothing written")
+	if again, _ := filepath.Glob(filepath.Join(dir, "*")); len(again) != 1 {
+		t.Fatalf("esc wrote %v", again)
 	}
 	b, _ := os.ReadFile(files[0])
 	if strings.Contains(string(b), token) || !strings.Contains(string(b), "[REDACTED:") {
@@ -254,5 +269,29 @@ func TestFlowPinSaysWhatAReplayNeeds(t *testing.T) {
 	ov = &replay.Override{Target: session.Target{Env: map[string]string{"FOO_TOKEN": "literal123secretvalue"}}}
 	if o := replay.Run(ctx, []replay.Case{{Path: plain, Fixture: fx}}, replay.Options{Override: ov})[0]; o.Err != nil || o.Drifted() {
 		t.Errorf("the advised replay (FOO_TOKEN given) did not run green: err %v, report %+v", o.Err, o.Report)
+	}
+}
+
+// A path that names an existing file is refused and the dialog stays open
+// for another: w never replaces a file.
+func TestWriteNeverReplacesAFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "body.json")
+	if err := os.WriteFile(p, []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := freePath(dir, "body"); got != filepath.Join(dir, "body-1.json") {
+		t.Errorf("freePath offers %s, want body-1.json", got)
+	}
+	msg, ok := writeFile(p, []byte(`{"x":1}`))().(savedMsg)
+	if !ok || msg.err == nil || !msg.keepOpen || !strings.Contains(msg.err.Error(), "exists") {
+		t.Errorf("writing over %s gave %+v, want an error that keeps the dialog open", p, msg)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "mine" {
+		t.Errorf("the file was replaced: %q", b)
+	}
+	q := filepath.Join(dir, "new.json")
+	if msg, _ := writeFile(q, []byte(`{"x":1}`))().(savedMsg); msg.err != nil || msg.path != q {
+		t.Errorf("writing a new file gave %+v", msg)
 	}
 }

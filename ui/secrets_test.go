@@ -116,6 +116,8 @@ func TestFlowNoSecretReachesTheScreen(t *testing.T) {
 	f.keys("esc", "3", "v") // the raw response
 	f.waitFor("response frame #")
 	f.keys("w")
+	f.waitFor("Write to a file")
+	f.keys("enter")
 	f.waitFor("wrote ")
 	f.keys("f") // its frames, and the response's body
 	f.waitFor("tools/call id=")
