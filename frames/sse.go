@@ -229,6 +229,19 @@ func RequestNote(r *http.Request) string {
 	return r.Method
 }
 
+// ResponseNote is StatusNote for the transport frame of the response to
+// req: the answer to a request that carried no JSON-RPC message (a GET, a
+// DELETE) says which request it answers, and what it says (a 400's JSON
+// error with id null) is that request's answer, never read as an answer to
+// a call. The session's tap and the proxy both use it.
+func ResponseNote(req *http.Request, resp *http.Response, what string) string {
+	note := StatusNote(resp, what)
+	if req == nil || req.Method == http.MethodPost {
+		return note
+	}
+	return "answers " + RequestNote(req) + " — " + note
+}
+
 // StatusNote is the note of the transport frame that records an HTTP
 // response: its reason phrase (the frame already shows the status code),
 // the standard one when the server sent none, then what, if any.

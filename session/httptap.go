@@ -271,8 +271,10 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 				note += " (WWW-Authenticate: " + c + ")"
 			}
 			t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
-		case len(trimmed) == 0 || !strings.Contains(ct, "json"):
-			note := frames.StatusNote(resp, string(trimmed))
+		case len(trimmed) == 0 || !strings.Contains(ct, "json") || sent == nil:
+			// No JSON-RPC message, or the answer to a request that carried
+			// none (the DELETE that ends a session): transport evidence.
+			note := frames.ResponseNote(req, resp, string(trimmed))
 			got := t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: rinfo, Note: t.redact.String(note)})
 			if method := requestMethod(sent); method != "" && resp.StatusCode != http.StatusAccepted && resp.StatusCode/100 != 3 &&
 				!(probing && (resp.StatusCode < 200 || resp.StatusCode > 299)) {

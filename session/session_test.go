@@ -408,3 +408,47 @@ func TestOneShotOpensNoListenStream(t *testing.T) {
 		}
 	}
 }
+
+// TestDeleteAnswerIsTheDeletes closes a session whose server was restarted
+// meanwhile: the new server answers the old session's DELETE with a 400 and
+// a JSON-RPC error of id null. That answer is the DELETE's, recorded as its
+// transport frame; it was classified as a JSON-RPC error "the server could
+// not tie to a request", which after a reconnect read as the new
+// initialize's failure.
+func TestDeleteAnswerIsTheDeletes(t *testing.T) {
+	port, kill := startKillableHTTPPeer(t, "streamableHttp")
+	log := frames.NewLog(nil)
+	s, err := Open(ctx(t), Options{Target: Target{Transport: TransportStreamable, URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kill()
+	peers.Serve(t, nodeTarget(t, "streamableHttp").Command, port)
+	s.Close()
+	del := -1
+	for i := range log.Len() {
+		f := log.Frame(i)
+		if f.HTTP != nil && f.HTTP.Method == http.MethodDelete && f.Dir == frames.ClientToServer {
+			del = i
+		}
+	}
+	if del < 0 {
+		t.Fatalf("no DELETE recorded:\n%s", frameText(log))
+	}
+	var answer *frames.Frame
+	for i := del + 1; i < log.Len(); i++ {
+		if f := log.Frame(i); f.Dir == frames.ServerToClient && f.HTTP != nil && f.HTTP.Method == http.MethodDelete {
+			answer = f
+			break
+		}
+	}
+	if answer == nil || answer.Kind != frames.KindTransport || answer.HTTP.Status/100 == 2 ||
+		!strings.HasPrefix(answer.Note, "answers DELETE: ending the session — ") {
+		t.Fatalf("the DELETE's answer: %+v\n%s", answer, frameText(log))
+	}
+	for i := range log.Len() {
+		if f := log.Frame(i); f.Kind == frames.KindError && f.ID == "" && f.Answers == "" {
+			t.Errorf("a JSON-RPC error of no request is recorded (#%d %s)", f.Seq, f.Raw)
+		}
+	}
+}

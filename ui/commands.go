@@ -346,6 +346,26 @@ func closeSession(s *session.Session) tea.Cmd {
 	return run(func() routed { return closedMsg{s: s, err: s.Close()} })
 }
 
+// closeBeforeReconnect bounds how long a reconnect waits for the old
+// session to close.
+const closeBeforeReconnect = 3 * time.Second
+
+// closeWithin closes s, reporting it closed once it has or once limit has
+// passed, whichever is first; the close goes on after that in the
+// background, and its error, then, is not reported.
+func closeWithin(s *session.Session, limit time.Duration) tea.Cmd {
+	return run(func() routed {
+		done := make(chan error, 1)
+		go func() { done <- s.Close() }()
+		select {
+		case err := <-done:
+			return closedMsg{s: s, err: err}
+		case <-time.After(limit):
+			return closedMsg{s: s}
+		}
+	})
+}
+
 // waitGone reports that session s ended without jig closing it.
 func waitGone(s *session.Session) tea.Cmd {
 	return run(func() routed {

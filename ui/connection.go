@@ -151,20 +151,26 @@ func (m *Model) retry() tea.Cmd {
 	var cmds []tea.Cmd
 	if m.hdr.state == stateGone || m.hdr.state == stateNotAnswering {
 		// The old session's server is gone; closing it reaps what is left.
+		// It closes first (within a bound: a server that hangs does not
+		// hold the reconnect), so its DELETE and the answer to it are the
+		// old session's frames, not read as the new one's.
 		if s := c.session(); s != nil {
 			c.setSession(nil)
-			cmds = append(cmds, closeSession(s))
+			cmds = append(cmds, closeWithin(s, closeBeforeReconnect))
 		}
 	}
-	if c.opts.Log != nil && c.opts.Log.Len() > 0 {
+	if log := c.opts.Log; log != nil && log.Len() > 0 {
 		// One Log holds every session: say where the next begins, since
 		// its request ids start again (a second id=2 is not the first's).
-		c.opts.Log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport,
-			Note: fmt.Sprintf("jig: reconnecting (attempt %d): a new session begins here; its request ids start again", c.attempt+1)})
+		note := fmt.Sprintf("jig: reconnecting (attempt %d): a new session begins here; its request ids start again", c.attempt+1)
+		cmds = append(cmds, func() tea.Msg {
+			log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, Note: note})
+			return nil
+		})
 	}
 	m.hdr.state, m.hdr.gone = stateConnecting, ""
 	m.setStatus(fmt.Sprintf("connecting (attempt %d)…", c.attempt+1), false)
-	return tea.Batch(append(cmds, m.connect())...)
+	return tea.Sequence(append(cmds, m.connect())...)
 }
 
 func (m *Model) connected(msg connectedMsg) tea.Cmd {

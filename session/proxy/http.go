@@ -275,8 +275,10 @@ func (p *HTTP) response(resp *http.Response) error {
 		return err
 	}
 	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) == 0 || !strings.Contains(ct, "json") {
-		note := frames.StatusNote(resp, string(p.redact.Bytes(trimmed)))
+	if len(trimmed) == 0 || !strings.Contains(ct, "json") || req.Method != http.MethodPost {
+		// No JSON-RPC message, or the answer to a request that carried
+		// none (the DELETE that ends a session): transport evidence.
+		note := frames.ResponseNote(req, resp, string(p.redact.Bytes(trimmed)))
 		cs.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info, Note: note})
 		return nil
 	}

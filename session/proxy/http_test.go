@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +21,7 @@ import (
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/demo"
+	"github.com/mcpjig/jig/session/peers"
 )
 
 // startHTTPProxy puts an HTTP proxy in front of target and returns its URL
@@ -277,5 +279,42 @@ func TestHTTPProxyPassesHeadersAsSent(t *testing.T) {
 	}
 	if v := got.Values("X-Forwarded-For"); len(v) != 1 || v[0] != "203.0.113.7" {
 		t.Errorf("the server saw X-Forwarded-For %q, want the client's 203.0.113.7", v)
+	}
+}
+
+// TestHTTPProxyRecordsTheDeletesAnswerAsItsOwn: the answer to a DELETE
+// (server-everything's 400 with a JSON-RPC error of id null, for a session
+// it does not know, as a restarted server answers) is the DELETE's
+// transport frame in the proxy's recording too, not a JSON-RPC error "of
+// no request".
+func TestHTTPProxyRecordsTheDeletesAnswerAsItsOwn(t *testing.T) {
+	port := peers.FreePort(t)
+	peers.Serve(t, peers.NodeHTTP(t, peers.Everything, "streamableHttp"), port)
+	proxyURL, log, stop := startHTTPProxy(t, fmt.Sprintf("http://127.0.0.1:%d/mcp", port))
+	req, _ := http.NewRequest(http.MethodDelete, proxyURL+"/mcp", nil)
+	req.Header.Set("Mcp-Session-Id", "a-session-of-a-server-since-restarted")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode/100 == 2 || !strings.Contains(string(body), `"error"`) {
+		t.Fatalf("server-everything answered the DELETE %d %s: the test needs a JSON error", resp.StatusCode, body)
+	}
+	stop()
+	found := false
+	for i := range log.Len() {
+		f := log.Frame(i)
+		if f.Dir != frames.ServerToClient || f.HTTP == nil || f.HTTP.Method != http.MethodDelete {
+			continue
+		}
+		found = true
+		if f.Kind != frames.KindTransport || !strings.HasPrefix(f.Note, "answers DELETE: ending the session — ") {
+			t.Errorf("the DELETE's answer is recorded as %s %q %s", f.Kind, f.Note, f.Raw)
+		}
+	}
+	if !found {
+		t.Fatal("no answer to the DELETE recorded")
 	}
 }
