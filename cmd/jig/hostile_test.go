@@ -399,15 +399,7 @@ func TestGrandchildHoldingPipesDoesNotHangProxy(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "the real answer") {
 		t.Errorf("exit %d, want the server's 0 with its answer passed on\n%s\n%s", code, out, errOut)
 	}
-	f, err := os.Open(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := frames.ReadTranscript(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readRecording(t, rec)
 	var c2s, s2c int
 	for _, fr := range tr.Frames {
 		if fr.Kind.IsMessage() {

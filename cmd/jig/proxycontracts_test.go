@@ -84,15 +84,7 @@ func TestProxyContracts(t *testing.T) {
 			t.Errorf("stderr does not say %q:\n%s", want, errOut)
 		}
 	}
-	f, err := os.Open(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tr, err := frames.ReadTranscript(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readRecording(t, rec)
 	marked := 0
 	for _, m := range tr.Metas {
 		if m.Key != contract.MetaKey {

@@ -41,6 +41,22 @@ func init() {
 	}
 }
 
+// readRecording reads the recording at path, failing the test when it does
+// not read back.
+func readRecording(t *testing.T, path string) *frames.Transcript {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tr, err := frames.ReadTranscript(f)
+	if err != nil {
+		t.Fatalf("the recording %s does not read back: %v", path, err)
+	}
+	return tr
+}
+
 // slowDisk makes path a named pipe that is read only after start is closed,
 // and returns what was read.
 func slowDisk(t *testing.T, path string, start <-chan struct{}) <-chan []byte {
@@ -141,15 +157,7 @@ func TestRecordingHoldsEveryFrameHoweverJigEnds(t *testing.T) {
 			case c.exit == -2 && code == 0:
 				t.Errorf("exit 0, want a failure; stderr:\n%.2000s", stderr)
 			}
-			f, err := os.Open(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			tr, err := frames.ReadTranscript(f)
-			if err != nil {
-				t.Fatalf("the recording does not read back: %v", err)
-			}
+			tr := readRecording(t, rec)
 			if tr.Cut != nil || len(tr.Warnings) > 0 {
 				t.Errorf("the recording is not whole records: %v", tr.Warnings)
 			}
