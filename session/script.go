@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -32,6 +34,28 @@ type Script struct {
 
 	mu   sync.Mutex
 	used []bool
+	// failed are the requests the script could not answer: jig answered
+	// the server with its own error instead (see Failures).
+	failed []string
+}
+
+// Failures are the server's requests this script could not answer, each
+// saying why and what to give instead: the server got jig's own JSON-RPC
+// error for them, so what it answered next is about jig, not the server.
+func (s *Script) Failures() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.failed...)
+}
+
+func (s *Script) fail(err error) error {
+	s.mu.Lock()
+	s.failed = append(s.failed, err.Error())
+	s.mu.Unlock()
+	return err
 }
 
 // An Answer is one scripted answer. For an elicitation: Action ("accept",
@@ -224,17 +248,26 @@ func (s *Script) Elicit(ctx context.Context, from ServerRequest, req *mcp.Elicit
 	case "decline", "cancel":
 		return &mcp.ElicitResult{Action: s.Mode}, nil
 	case "accept-defaults":
-		return &mcp.ElicitResult{Action: "accept", Content: schemaDefaults(req.Params.RequestedSchema)}, nil
+		content := schemaDefaults(req.Params.RequestedSchema)
+		if missing := missingRequired(req.Params.RequestedSchema, content); len(missing) > 0 {
+			return nil, s.fail(fmt.Errorf("%s: the requested schema's required %s %s %s no default, so jig cannot accept with defaults and answered the server with an error; give the %s with --elicit @answers.json ({\"answers\":[{\"action\":\"accept\",\"content\":{%s}}]}), or --elicit decline",
+				s.Source, fieldWord(len(missing)), quoteList(missing), hasHave(len(missing)), fieldWord(len(missing)), contentExample(missing)))
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: content}, nil
 	}
 	a, err := s.next(req.Params)
 	if err != nil {
-		return nil, err
+		return nil, s.fail(fmt.Errorf("%w: jig answered the server's elicitation/create with an error; add an answer to the script", err))
 	}
 	res := &mcp.ElicitResult{Action: a.Action}
 	if a.Action == "accept" {
 		res.Content = a.Content
 		if res.Content == nil {
 			res.Content = map[string]any{}
+		}
+		if missing := missingRequired(req.Params.RequestedSchema, res.Content); len(missing) > 0 {
+			return nil, s.fail(fmt.Errorf("%s: the accepted content lacks the requested schema's required %s %s, so jig answered the server with an error; add %s to the answer's \"content\"",
+				s.Source, fieldWord(len(missing)), quoteList(missing), contentExample(missing)))
 		}
 	}
 	return res, nil
@@ -244,7 +277,7 @@ func (s *Script) Elicit(ctx context.Context, from ServerRequest, req *mcp.Elicit
 func (s *Script) Sample(ctx context.Context, from ServerRequest, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	a, err := s.next(req.Params)
 	if err != nil {
-		return nil, err
+		return nil, s.fail(fmt.Errorf("%w: jig answered the server's sampling/createMessage with an error; add a reply to the script", err))
 	}
 	if a.Result != nil {
 		var res mcp.CreateMessageResult
@@ -262,6 +295,54 @@ func (s *Script) Sample(ctx context.Context, from ServerRequest, req *mcp.Create
 
 // schemaDefaults is the content accept-defaults answers with: each property
 // of the requested schema that declares a default, at that default.
+// missingRequired are the schema's required properties content lacks,
+// sorted.
+func missingRequired(schema any, content map[string]any) []string {
+	var sc struct {
+		Required []string `json:"required"`
+	}
+	b, _ := json.Marshal(schema)
+	_ = json.Unmarshal(b, &sc)
+	var out []string
+	for _, name := range sc.Required {
+		if _, ok := content[name]; !ok {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func fieldWord(n int) string {
+	if n == 1 {
+		return "field"
+	}
+	return "fields"
+}
+
+func hasHave(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func contentExample(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n) + ":…"
+	}
+	return strings.Join(q, ",")
+}
+
 func schemaDefaults(schema any) map[string]any {
 	var s struct {
 		Properties map[string]struct {

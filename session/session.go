@@ -682,6 +682,13 @@ func (s *Session) declared() []string {
 // Info returns what the handshake established.
 func (s *Session) Info() Info { return s.info }
 
+// ScriptFailures are the server's requests for input the session's scripts
+// (--elicit, --sample, a fixture's answers) could not answer so far: jig
+// answered each with its own error (see Script.Failures).
+func (s *Session) ScriptFailures() []string {
+	return append(s.opts.ElicitScript.Failures(), s.opts.SampleScript.Failures()...)
+}
+
 // Vars returns the session's variables (Options.Vars).
 func (s *Session) Vars() map[string]string { return s.opts.Vars }
 

@@ -154,6 +154,24 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 	if errors.As(err, &cancelled) {
 		return o.cancelled(st, ex, cancelled)
 	}
+	if failed := s.ScriptFailures(); len(failed) > 0 {
+		// The server was answered with jig's own error: what it said next
+		// is about jig's script, not the server, and no expected result.
+		for _, f := range failed {
+			fmt.Fprintf(st.err, "jig: %s\n", f)
+		}
+		if o.pin.file != "" {
+			fmt.Fprintf(st.err, "jig: nothing pinned to %s: the result would pin jig's failure as the server's expected answer\n", o.pin.file)
+		}
+		switch {
+		case o.json || ex == nil || len(ex.Result) == 0:
+			_ = o.report(st, ex, err)
+		default:
+			fmt.Fprintf(st.out, "result after %s — what the server answered once jig's script had failed it (see above), not its answer to your input\n", frames.HumanDuration(ex.Latency))
+			content.RenderTool(textLines{st.out}, ex.Result, nil)
+		}
+		return &exitError{code: exitUsage}
+	}
 	if _, isRPC := err.(*session.RPCError); o.pin.file != "" && ex != nil && (err == nil || isRPC) {
 		opts, oerr := o.target.options(o.command)
 		if oerr != nil {

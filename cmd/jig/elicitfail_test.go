@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpjig/jig/session/peers"
+)
+
+// F7: --elicit accept-defaults on a schema whose required field has no
+// default cannot answer; jig answered server-everything with its own error,
+// printed "the server answered isError" and pinned that as the expected
+// result. It now says what failed and what to give instead, exits 2 and
+// pins nothing; a script that answers is pinned and replays green.
+func TestAScriptThatCannotAnswerIsSaidAndNotPinned(t *testing.T) {
+	server := peers.Node(t, peers.Everything, "stdio")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "elicit.json")
+	code, stdout, stderr := jig(t, "", append([]string{"call", "trigger-elicitation-request", "--args", "{}", "--elicit", "accept-defaults", "--no-record", "--pin", file, "--"}, server...)...)
+	if code != exitUsage {
+		t.Errorf("exit %d, want 2 (jig's script failed)", code)
+	}
+	for _, want := range []string{`required field "name" has no default`, "--elicit @answers.json", "nothing pinned to " + file} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stdout, "the server answered isError") {
+		t.Errorf("stdout blames the server for jig's failure:\n%s", stdout)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("a fixture of jig's own failure was written (stat: %v)", err)
+	}
+
+	answers := filepath.Join(dir, "answers.json")
+	if err := os.WriteFile(answers, []byte(`{"answers":[{"action":"accept","content":{"name":"Ada"}}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := jig(t, "", append([]string{"call", "trigger-elicitation-request", "--args", "{}", "--elicit", "@" + answers, "--no-record", "--pin", file, "--"}, server...)...); code != exitOK {
+		t.Fatalf("with the answer given: exit %d\n%s", code, stderr)
+	}
+	if code, out, rerr := jig(t, "", append([]string{"replay", file, "--no-record", "--"}, server...)...); code != exitOK {
+		t.Errorf("replay of the answered call: exit %d\n%s%s", code, out, rerr)
+	}
+}
