@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -16,44 +17,72 @@ import (
 // appendUnquoted appends to dst what the escapes of q, the inside of a JSON
 // string without its quotes, decode to (as encoding/json decodes them,
 // invalid surrogates becoming U+FFFD); bytes that are no escape are copied
-// as they are, from one escape to the next. It reports false on an escape
-// JSON does not allow.
+// as they are. It reports false on an escape JSON does not allow.
+//
+// The bytes are copied eight at a time into room made for all of q (what q
+// decodes to is never longer than q, so a word read from q always fits):
+// each word is stored whole and the output advanced only up to its first
+// backslash, so the few bytes between two escapes cost one load and one
+// store, not a call to memmove.
 func appendUnquoted(dst, q []byte) ([]byte, bool) {
-	start := 0
-	for i := 0; ; {
-		i = nextBackslash(q, i)
-		if i >= len(q) {
-			return append(dst, q[start:]...), true
+	n := len(dst)
+	dst = slices.Grow(dst, len(q))
+	out := dst[:cap(dst)]
+	i := 0
+	for {
+		for i+8 <= len(q) {
+			w := binary.LittleEndian.Uint64(q[i:])
+			binary.LittleEndian.PutUint64(out[n:], w)
+			m := hasZero(w ^ ('\\' * ones))
+			if m == 0 {
+				i += 8
+				n += 8
+				continue
+			}
+			k := bits.TrailingZeros64(m) >> 3
+			i += k
+			n += k
+			break
 		}
-		dst = append(dst, q[start:i]...)
+		for i < len(q) && q[i] != '\\' {
+			out[n] = q[i]
+			n++
+			i++
+		}
+		if i >= len(q) {
+			return out[:n], true
+		}
 		if i+1 >= len(q) {
 			return nil, false
 		}
 		switch c := q[i+1]; c {
 		case '"', '\\', '/':
-			dst = append(dst, c)
+			out[n] = c
 		case 'b':
-			dst = append(dst, '\b')
+			out[n] = '\b'
 		case 'f':
-			dst = append(dst, '\f')
+			out[n] = '\f'
 		case 'n':
-			dst = append(dst, '\n')
+			out[n] = '\n'
 		case 'r':
-			dst = append(dst, '\r')
+			out[n] = '\r'
 		case 't':
-			dst = append(dst, '\t')
+			out[n] = '\t'
 		case 'u':
 			r, rest, ok := unicodeEscape(q[i+2:])
 			if !ok {
 				return nil, false
 			}
-			dst = utf8.AppendRune(dst, r)
-			i = len(q) - len(rest) - 2
+			// A \uXXXX (six bytes, twelve for a pair) is never shorter
+			// than the UTF-8 of its rune.
+			n += utf8.EncodeRune(out[n:], r)
+			i = len(q) - len(rest)
+			continue
 		default:
 			return nil, false
 		}
+		n++
 		i += 2
-		start = i
 	}
 }
 
@@ -78,20 +107,4 @@ func unicodeEscape(q []byte) (rune, []byte, bool) {
 		r = utf8.RuneError
 	}
 	return r, q, true
-}
-
-// nextBackslash is the index of the first backslash of q at or after i, or
-// len(q): eight bytes at a time, for in a frame's quoted bytes the next
-// escape is most often a few bytes away, where IndexByte's call costs more
-// than the search.
-func nextBackslash(q []byte, i int) int {
-	for stop := min(len(q), i+64); i+8 <= stop; i += 8 {
-		if m := hasZero(binary.LittleEndian.Uint64(q[i:]) ^ ('\\' * ones)); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	if j := bytes.IndexByte(q[i:], '\\'); j >= 0 {
-		return i + j
-	}
-	return len(q)
 }
