@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"time"
+	"unsafe"
 )
 
 // A Scanner reads a JSONL transcript one record at a time, holding only the
@@ -228,7 +229,7 @@ func fastHead(head []byte) (Frame, bool) {
 		}
 		switch string(key) {
 		case "seq", "code", "length":
-			n, err := strconv.ParseInt(string(val), 10, 64)
+			n, err := strconv.ParseInt(unsafeString(val), 10, 64)
 			if err != nil {
 				return f, false
 			}
@@ -241,17 +242,17 @@ func fastHead(head []byte) (Frame, bool) {
 				f.Length = n
 			}
 		case "time":
-			t, err := time.Parse(time.RFC3339Nano, string(val))
+			t, err := time.Parse(time.RFC3339Nano, unsafeString(val))
 			if err != nil {
 				return f, false
 			}
 			f.Time = t
 		case "dir":
-			f.Dir = Direction(val)
+			f.Dir = Direction(intern(val, directions[:]))
 		case "kind":
-			f.Kind = Kind(val)
+			f.Kind = Kind(intern(val, kinds[:]))
 		case "method":
-			f.Method = string(val)
+			f.Method = intern(val, methods[:])
 		case "id":
 			f.ID = string(val) // a number's text; a string id has escapes and goes the slow way
 		case "answers":
@@ -266,3 +267,28 @@ func fastHead(head []byte) (Frame, bool) {
 	}
 	return f, true
 }
+
+// The strings a frame record's head holds most often, handed out as they
+// are instead of a new copy for each of a million frames.
+var (
+	directions = [...]string{string(ClientToServer), string(ServerToClient)}
+	kinds      = [...]string{string(KindRequest), string(KindResult), string(KindNotification), string(KindError),
+		string(KindStderr), string(KindTransport), string(KindInvalid), string(KindBatch)}
+	methods = [...]string{"tools/call", "tools/list", "initialize", "notifications/initialized", "ping",
+		"notifications/cancelled", "notifications/progress", "notifications/message", "resources/read",
+		"resources/list", "prompts/get", "prompts/list"}
+)
+
+// intern is b as a string: one of known when it is one, else a copy.
+func intern(b []byte, known []string) string {
+	for _, k := range known {
+		if string(b) == k {
+			return k
+		}
+	}
+	return string(b)
+}
+
+// unsafeString is b as a string without a copy, for a parse that keeps
+// nothing of it once it returns (its error, which may, is dropped).
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
