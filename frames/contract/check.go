@@ -161,6 +161,25 @@ func ToolCall(req []byte) (name string, args []byte) {
 	return name, args
 }
 
+// ToolCallLiteral is ToolCall with w's buffers and the name left as the
+// JSON literal it is (StringLiteral decodes it): jig stats reads a million
+// requests naming a few tools.
+func ToolCallLiteral(w *fixture.Walker, req []byte) (name, args []byte) {
+	w.MembersAt(req, "params", func(key, val []byte) {
+		switch string(key) {
+		case "name":
+			name = val
+		case "arguments":
+			args = val
+		}
+	})
+	return name, args
+}
+
+// StringLiteral is the value of a JSON string literal ("" when it is none),
+// as ToolCall decodes a tool's name.
+func StringLiteral(lit []byte) string { return jsonString(lit) }
+
 // jsonString is the value of a JSON string literal ("" when it is none).
 func jsonString(lit []byte) string {
 	if len(lit) >= 2 && lit[0] == '"' && lit[len(lit)-1] == '"' && bytes.IndexByte(lit, '\\') < 0 {

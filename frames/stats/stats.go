@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/mcpjig/jig/frames"
 	"github.com/mcpjig/jig/frames/contract"
@@ -68,7 +69,14 @@ type Collector struct {
 	readers []*reader
 	running sync.WaitGroup
 	shapes  map[uint64]string
+	// names are the tools' names by their JSON literal in requests, and
+	// walker the buffers requests are read with (on the caller's goroutine).
+	names  map[string]string
+	walker fixture.Walker
 }
+
+// maxNames bounds the tool names a Collector remembers.
+const maxNames = 1 << 12
 
 // A reader reads results into their groups: a worker's, or the caller's.
 // Its walker and result buffer are reused from one result to the next.
@@ -94,7 +102,8 @@ func New(opts Options) *Collector {
 	if opts.MaxFields <= 0 {
 		opts.MaxFields = DefaultMaxFields
 	}
-	return &Collector{opts: opts, groups: map[groupKey]*Group{}, tools: map[string]*Group{}, shapes: map[uint64]string{}}
+	return &Collector{opts: opts, groups: map[groupKey]*Group{}, tools: map[string]*Group{}, shapes: map[uint64]string{},
+		names: map[string]string{}}
 }
 
 // A Group is the statistics of one tool's calls with one argument shape
@@ -173,11 +182,11 @@ type Field struct {
 	Ages *Metric `json:"-"`
 	// Text is the lexical profile of its free text (strings of several
 	// words), for similarity to a baseline.
-	Text *TextProfile `json:"-"`
-	seen int64
-	hash uint64            // digest(Path), for the answer's digest
-	keys map[string]string // Values' keys, by themselves
-	next *Field            // the field visited after this one last time
+	Text   *TextProfile `json:"-"`
+	seen   int64
+	hash   uint64            // digest(Path), for the answer's digest
+	counts map[string]*int64 // Values as they are counted
+	next   *Field            // the field visited after this one last time
 }
 
 // MaxCategories is how many distinct strings a categorical field may have.
@@ -304,7 +313,15 @@ func (c *Collector) Group(tool, shape string) *Group {
 }
 
 func (c *Collector) call(s *Feed, req, resp *frames.Frame) {
-	name, args := contract.ToolCall(req.Raw)
+	lit, args := contract.ToolCallLiteral(&c.walker, req.Raw)
+	name, ok := c.names[string(lit)]
+	if !ok {
+		name = contract.StringLiteral(lit)
+		if len(c.names) >= maxNames {
+			clear(c.names)
+		}
+		c.names[string(lit)] = name
+	}
 	shape := "*"
 	if !c.opts.NoShapes {
 		shape = c.shape(args)
@@ -377,6 +394,9 @@ func (c *Collector) wait() {
 		all.Results, all.ToolErrors, all.Unusable = 0, 0, 0
 	}
 	for _, g := range c.groups {
+		for _, f := range g.Fields {
+			f.syncValues()
+		}
 		all := c.tools[g.Tool]
 		all.Results += g.Results
 		all.ToolErrors += g.ToolErrors
@@ -426,7 +446,7 @@ func (r *result) key(i int) []byte {
 func (rd *reader) members(raw []byte) *result {
 	r := &rd.result
 	r.keys, r.ends, r.vals, r.isError, r.isSC = r.keys[:0], r.ends[:0], r.vals[:0], false, false
-	if _, ok := fixture.MembersAt(raw, "result", func(key, val []byte) {
+	if _, ok := rd.walker.MembersAt(raw, "result", func(key, val []byte) {
 		switch string(key) {
 		case "isError":
 			r.isError = string(val) == "true"
@@ -665,7 +685,7 @@ func (o *observer) age(f *Field, s []byte) {
 	if o.at.IsZero() || s[4] != '-' {
 		return
 	}
-	t, err := time.Parse(time.RFC3339Nano, string(s))
+	t, err := time.Parse(time.RFC3339Nano, unsafe.String(unsafe.SliceData(s), len(s))) // nothing of s is kept
 	if err != nil {
 		return
 	}
@@ -676,7 +696,7 @@ func (o *observer) age(f *Field, s []byte) {
 }
 
 func (f *Field) addString(s []byte) {
-	if words := wordCount(s); words >= 3 {
+	if wordCount(s) >= 3 {
 		if f.Text == nil {
 			f.Text = &TextProfile{}
 		}
@@ -691,22 +711,29 @@ func (f *Field) addString(s []byte) {
 		f.HighCardinality = true
 		return
 	}
-	// The key already in the map, found without allocating: counting
-	// f.Values[string(s)]++ would make a string of s every time.
-	if k, ok := f.keys[string(s)]; ok {
-		f.Values[k]++
+	// The count found without allocating and with one lookup: counting
+	// f.Values[string(s)]++ would make a string of s every time. Values
+	// is brought up to date from the counts by syncValues.
+	if n := f.counts[string(s)]; n != nil {
+		*n++
 		return
 	}
-	if len(f.Values) >= MaxCategories {
+	if len(f.counts) >= MaxCategories {
 		f.HighCardinality = true
 		return
 	}
-	k := string(s)
-	if f.keys == nil {
-		f.keys = map[string]string{}
+	if f.counts == nil {
+		f.counts = map[string]*int64{}
 	}
-	f.keys[k] = k
-	f.Values[k] = 1
+	n := int64(1)
+	f.counts[string(s)] = &n
+}
+
+// syncValues copies the categorical counts into Values.
+func (f *Field) syncValues() {
+	for k, n := range f.counts {
+		f.Values[k] = *n
+	}
 }
 
 // volatile reports whether a string looks like a timestamp or a UUID:
@@ -727,14 +754,24 @@ func isDigits(b []byte) bool {
 	return true
 }
 
+// wordCount counts the words of s, runs of bytes other than space, tab
+// and newline; without a branch on each byte: it reads every string of a
+// million results.
 func wordCount(s []byte) int {
-	n, in := 0, false
+	n, in := 0, 0
 	for _, c := range s {
-		sp := c == ' ' || c == '\n' || c == '\t'
-		if !sp && !in {
-			n++
-		}
-		in = !sp
+		w := int(wordByte[c])
+		n += w &^ in
+		in = w
 	}
 	return n
 }
+
+// wordByte is 1 for the bytes words are made of, 0 for what separates them.
+var wordByte = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 1
+	}
+	t[' '], t['\n'], t['\t'] = 0, 0, 0
+	return t
+}()
