@@ -20,11 +20,13 @@ import (
 // while writers use it, so it is safe for concurrent use.
 type Redactor struct {
 	mu     sync.RWMutex
-	values []string // exact secret values, longest first
+	values []string // exact secret values, longest first (Strong)
+	weak   []string // values replaced only where they stand as a word (Weak)
 }
 
-// NewRedactor returns a Redactor for the given secret values. Values shorter
-// than 4 bytes are ignored: redacting "1" everywhere would destroy evidence.
+// NewRedactor returns a Redactor for the given secret values. How each is
+// redacted depends on its ValueStrength: "1", "false" or "8080" redacted
+// everywhere would destroy the evidence, and JSON with it.
 func NewRedactor(secrets ...string) *Redactor {
 	r := &Redactor{}
 	r.Add(secrets...)
@@ -39,11 +41,19 @@ func (r *Redactor) Add(secrets ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, s := range secrets {
-		if len(s) >= 4 && !contains(r.values, s) {
-			r.values = append(r.values, s)
+		switch ValueStrength(s) {
+		case Strong:
+			if !contains(r.values, s) {
+				r.values = append(r.values, s)
+			}
+		case Weak:
+			if !contains(r.weak, s) {
+				r.weak = append(r.weak, s)
+			}
 		}
 	}
 	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
+	sort.Slice(r.weak, func(i, j int) bool { return len(r.weak[i]) > len(r.weak[j]) })
 }
 
 func contains(list []string, s string) bool {
@@ -259,6 +269,9 @@ func (r *Redactor) Bytes(b []byte) []byte {
 		if len(r.values) > 0 && bytes.IndexByte(out, '\\') >= 0 {
 			out = replaceEscaped(out, r.values)
 		}
+		if len(r.weak) > 0 {
+			out = replaceWeak(out, r.weak)
+		}
 		r.mu.RUnlock()
 	}
 	hints := hintsOfRules()
@@ -310,7 +323,17 @@ func (r *Redactor) Learn(b []byte) {
 	r.Add(learned...)
 }
 
-// Values returns the exact secret values known so far, for redactors that
+// Weak returns the weak secret values known so far (see Strength).
+func (r *Redactor) Weak() []string {
+	if r == nil {
+		return nil
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]string(nil), r.weak...)
+}
+
+// Values returns the strong secret values known so far, for redactors that
 // work on parsed documents (fixtures) instead of bytes.
 func (r *Redactor) Values() []string {
 	if r == nil {
@@ -376,6 +399,9 @@ func (r *Redactor) Secret(b []byte) string {
 		if !found && len(r.values) > 0 && bytes.IndexByte(b, '\\') >= 0 {
 			found = len(escapedMatches(b, r.values)) > 0
 		}
+		for _, v := range r.weak {
+			found = found || len(WeakMatches(b, v)) > 0
+		}
 		r.mu.RUnlock()
 		if found {
 			return "value"
@@ -415,7 +441,9 @@ func SensitiveHeader(name string) bool {
 	return strings.Contains(l, "token") || strings.Contains(l, "secret") || strings.Contains(l, "api-key") || strings.Contains(l, "apikey")
 }
 
-// Headers returns a copy of h safe to store.
+// Headers returns a copy of h safe to store. The values of its sensitive
+// headers are learned: a server that echoes the caller's token in a body
+// (a whoami tool, an error quoting the request) cannot leak it either.
 func (r *Redactor) Headers(h http.Header) map[string][]string {
 	if len(h) == 0 {
 		return nil
@@ -425,12 +453,40 @@ func (r *Redactor) Headers(h http.Header) map[string][]string {
 		cp := make([]string, len(vs))
 		for i, v := range vs {
 			if SensitiveHeader(k) {
+				r.Add(HeaderSecrets(k, v)...)
 				cp[i] = Placeholder("header")
 			} else {
 				cp[i] = r.String(v)
 			}
 		}
 		out[k] = cp
+	}
+	return out
+}
+
+// HeaderSecrets returns the secret values a sensitive header's value holds:
+// the value, the credential after its scheme ("Bearer abc": abc), and each
+// cookie's value (Cookie: a=1; b=2, Set-Cookie: sid=...; Path=/).
+func HeaderSecrets(name, v string) []string {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil
+	}
+	out := []string{v}
+	switch http.CanonicalHeaderKey(name) {
+	case "Cookie", "Set-Cookie":
+		for i, part := range strings.Split(v, ";") {
+			if name == "Set-Cookie" && i > 0 {
+				break // attributes: Path, Expires, HttpOnly
+			}
+			if _, cv, ok := strings.Cut(strings.TrimSpace(part), "="); ok && cv != "" {
+				out = append(out, strings.Trim(cv, `"`))
+			}
+		}
+	default:
+		if i := strings.LastIndexByte(v, ' '); i >= 0 {
+			out = append(out, v[i+1:])
+		}
 	}
 	return out
 }

@@ -99,7 +99,7 @@ func (t *TranscriptWriter) WriteHeader(h Header) error {
 		h.Format = TranscriptFormat
 	}
 	if len(h.Target) > 0 {
-		h.Target = t.redact.Bytes(h.Target)
+		h.Target = t.redact.JSON(h.Target)
 	}
 	return t.writeJSON(h)
 }
@@ -110,7 +110,7 @@ func (t *TranscriptWriter) WriteMeta(key string, data any, now time.Time) error 
 	if err != nil {
 		return err
 	}
-	return t.writeJSON(Meta{Type: "meta", Time: now, Key: key, Data: t.redact.Bytes(b)})
+	return t.writeJSON(Meta{Type: "meta", Time: now, Key: key, Data: t.redact.JSON(b)})
 }
 
 // WriteFrame writes one frame, redacted: its bytes, its note (an HTTP error
