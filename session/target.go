@@ -252,14 +252,15 @@ func (t Target) missingError(field, ref string) error {
 func (t Target) Secrets() []string {
 	out := append(urlSecrets(t.URL), commandSecrets(t.Command)...)
 	if t.Transport == TransportStdio || t.Transport == TransportDemo {
-		for _, kv := range os.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok && frames.SecretVarName(k) && !pathLike(v) {
-				out = append(out, v)
-			}
+		for _, s := range frames.EnvSecrets(os.Environ()) {
+			out = append(out, s.Value)
 		}
 	}
+	// A value whose reference has no value is not sent, and what it holds
+	// is the reference as written ("Bearer $HDR_TOKEN"): the name of the
+	// variable to export, which the error saying so must show.
 	for k, v := range t.Headers {
-		if ev, _ := t.expandWith(v, os.LookupEnv, true); ev != v || isSensitiveName(k) {
+		if ev, missing := t.expandWith(v, os.LookupEnv, true); len(missing) == 0 && (ev != v || isSensitiveName(k)) {
 			out = append(out, ev)
 			// "Bearer abc": the token alone must go too.
 			if i := strings.LastIndexByte(ev, ' '); i >= 0 {
@@ -268,7 +269,7 @@ func (t Target) Secrets() []string {
 		}
 	}
 	for k, v := range t.Env {
-		if ev, _ := t.expandWith(v, os.LookupEnv, true); ev != v || isSensitiveName(k) {
+		if ev, missing := t.expandWith(v, os.LookupEnv, true); len(missing) == 0 && (ev != v || isSensitiveName(k)) {
 			out = append(out, ev)
 		}
 	}
@@ -291,10 +292,6 @@ func (t Target) Secrets() []string {
 	}
 	return out
 }
-
-// pathLike reports whether an environment value is a path (SSH_AUTH_SOCK),
-// which is no secret and which redacting would make every path unreadable.
-func pathLike(v string) bool { return strings.HasPrefix(v, "/") && !strings.ContainsAny(v, " ") }
 
 // commandSecrets returns the values a command line gives to secret-named
 // flags: "--api-key VALUE", "--token=VALUE".

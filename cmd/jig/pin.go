@@ -204,7 +204,7 @@ func runAppend(ctx context.Context, o *callOptions, st *streams, argv json.RawMe
 	if err != nil {
 		return err
 	}
-	st.redact.Add(opts.Target.Secrets()...)
+	st.knowSecrets(opts.Target)
 	opts.Redact = st.redact
 	vars, removeScratch, err := session.Scratch(opts.Target)
 	if err != nil {

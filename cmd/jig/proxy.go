@@ -125,12 +125,19 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	for _, s := range o.secrets {
 		secrets = append(secrets, os.ExpandEnv(s))
 	}
+	// One redactor for the recordings, the export and the terminal, knowing
+	// what jig call's would: the secrets of the target (for a server jig
+	// starts, the secret-named variables it inherits) and, as they cross,
+	// the values of the client's secret headers.
 	var target []byte
 	if httpMode {
 		target, _ = json.Marshal(record.Target{Transport: "http", URL: o.target, Listen: o.listen})
+		st.knowSecrets(session.Target{Transport: session.TransportStreamable, URL: o.target})
 	} else {
 		target, _ = json.Marshal(record.Target{Transport: "stdio", Command: o.command})
+		st.knowSecrets(session.Target{Transport: session.TransportStdio, Command: o.command})
 	}
+	st.redact.Add(secrets...)
 	checks, export, err := proxyWatchers(ctx, o, secrets, st)
 	if err != nil {
 		return err
@@ -142,7 +149,7 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	}
 	// The recording holds the frames; memory holds none of them.
 	log := frames.NewWriteThroughLog(nil)
-	path, closer, err := record.ForLog(log, record.Options{Path: first, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets, Inline: true})
+	path, closer, err := record.ForLog(log, record.Options{Path: first, Disabled: o.noRecord, Target: target, Mode: "proxy", Redactor: st.redact, Inline: true})
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -150,7 +157,7 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	export.watch(log)
 	var runErr error
 	files := &sessionFiles{first: recorded{log: log, path: path, closer: closer}, checks: checks, export: export,
-		opts: record.Options{Path: asked, Disabled: o.noRecord, Target: target, Mode: "proxy", Secrets: secrets, Inline: true}}
+		opts: record.Options{Path: asked, Disabled: o.noRecord, Target: target, Mode: "proxy", Redactor: st.redact, Inline: true}}
 	if httpMode {
 		runErr = runHTTPProxy(ctx, o, files, secrets, maxFrame, st)
 	} else {
@@ -386,7 +393,7 @@ func runHTTPProxy(ctx context.Context, o *proxyOptions, files *sessionFiles, sec
 	if err != nil {
 		return usageErr("--listen %s: %v", o.listen, err)
 	}
-	p := &proxy.HTTP{Target: u, Log: files.first.log, Secrets: secrets, Sessions: files.logFor, MaxFrame: maxFrame}
+	p := &proxy.HTTP{Target: u, Log: files.first.log, Redact: st.redact, Sessions: files.logFor, MaxFrame: maxFrame}
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(st.err, "jig proxy: http://%s → %s (Ctrl-C to stop)\n", ln.Addr(), u.Redacted())
 	errc := make(chan error, 1)
@@ -467,7 +474,7 @@ func newOTLPExport(ctx context.Context, o *proxyOptions, secrets []string, st *s
 	if _, err := otlp.ParseEndpoint(o.otlp); err != nil {
 		return nil, usageErr("%v", err)
 	}
-	red := frames.NewRedactor(secrets...)
+	red := st.redact
 	server := o.target
 	if server == "" {
 		server = strings.Join(o.command, " ")

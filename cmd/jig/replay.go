@@ -265,6 +265,7 @@ func runRedactor(st *streams, names []string) (*fixture.Redactor, error) {
 	if err != nil {
 		return nil, err
 	}
+	st.noteWeakEnv()
 	return fixture.Over(st.redact, append(fixture.EnvSecrets(os.Environ()), named...)...), nil
 }
 

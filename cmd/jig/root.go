@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -27,6 +29,33 @@ type streams struct {
 	// redact is the one redactor of everything this run prints or writes;
 	// each session adds its target's secrets and what it learns.
 	redact *frames.Redactor
+	// weakEnv says once which secret-named variables are too weak to
+	// redact everywhere (nil: never said, as in tests' own streams).
+	weakEnv *sync.Once
+}
+
+// knowSecrets gives the run's redactor every secret jig knows for a target
+// (session.Target.Secrets: for a server jig starts, the secret-named
+// variables it inherits too): the one place the sessions, the proxy, the
+// TUI and the recorders learn them from.
+func (st *streams) knowSecrets(t session.Target) {
+	st.redact.Add(t.Secrets()...)
+	if t.Transport == session.TransportStdio || t.Transport == session.TransportDemo {
+		st.noteWeakEnv()
+	}
+}
+
+// noteWeakEnv says, once a run, which secret-named variables hold values
+// too weak to redact everywhere (frames.WeakEnvNote), by name only.
+func (st *streams) noteWeakEnv() {
+	if st.weakEnv == nil {
+		return
+	}
+	st.weakEnv.Do(func() {
+		if n := frames.WeakEnvNote(os.Environ()); n != "" {
+			fmt.Fprintln(st.err, n)
+		}
+	})
 }
 
 // A runFunc is a command's work: its options in, an error out. Each
@@ -46,7 +75,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	out, errw := frames.NewLineRedactor(stdout, red), frames.NewLineRedactor(stderr, red)
 	defer out.Flush()
 	defer errw.Flush()
-	st := &streams{in: stdin, out: out, err: errw, rawOut: stdout, rawErr: stderr, redact: red}
+	st := &streams{in: stdin, out: out, err: errw, rawOut: stdout, rawErr: stderr, redact: red, weakEnv: &sync.Once{}}
 	root := newRootFor(st, args)
 	root.SetArgs(args)
 	root.SetIn(stdin)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -384,9 +385,14 @@ func (f *targetFlags) startRecording(st *streams, opts session.Options, label st
 // why (once, without the path again), and what is still there.
 func recordingIncomplete(path string, err error) string {
 	var pe *fs.PathError
+	next := "free space, or record elsewhere with --record FILE"
 	if errors.As(err, &pe) {
 		err = pe.Err
+	} else if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EDQUOT) && !errors.Is(err, syscall.EIO) {
+		// Not the disk: a record jig could not encode. Free space would
+		// not help.
+		next = "this is jig's failure, not the disk's: please report it with the command that ran"
 	}
-	return fmt.Sprintf("the recording %s is incomplete: %v; the frames before the failure are intact (jig open %s); free space, or record elsewhere with --record FILE",
-		path, err, shellQuote(path))
+	return fmt.Sprintf("the recording %s is incomplete: %v; the frames before the failure are intact (jig open %s); %s",
+		path, err, shellQuote(path), next)
 }

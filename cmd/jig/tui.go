@@ -67,7 +67,7 @@ func bindSecretEnv(cmd *cobra.Command, names *[]string) {
 // pins redact the same values.
 func shareRedactor(st *streams, o *session.Options) {
 	if o != nil {
-		st.redact.Add(o.Target.Secrets()...)
+		st.knowSecrets(o.Target)
 		o.Redact = st.redact
 	}
 }

@@ -24,7 +24,7 @@ func withSession(ctx context.Context, st *streams, tf *targetFlags, command []st
 	if err != nil {
 		return err
 	}
-	st.redact.Add(opts.Target.Secrets()...)
+	st.knowSecrets(opts.Target)
 	opts.Redact = st.redact
 	vars, removeScratch, err := session.Scratch(opts.Target)
 	if err != nil {

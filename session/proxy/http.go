@@ -30,6 +30,10 @@ type HTTP struct {
 	Log    *frames.Log
 	// Secrets are header or body values to redact besides the known shapes.
 	Secrets []string
+	// Redact, when set, is the run's redactor (the recordings' and the
+	// terminal's): the values of the client's secret headers it learns
+	// reach them too. A new one when nil.
+	Redact *frames.Redactor
 	// Transport reaches the target; http.DefaultTransport when nil.
 	Transport http.RoundTripper
 	// Sessions, when set, is the Log of one client session's frames, so
@@ -59,7 +63,11 @@ func (p *HTTP) init() {
 	}
 	p.rec = newRecorder(p.Log, p.QueueBytes)
 	p.rec.logFor = p.Sessions
-	p.redact = frames.NewRedactor(p.Secrets...)
+	p.redact = p.Redact
+	if p.redact == nil {
+		p.redact = frames.NewRedactor()
+	}
+	p.redact.Add(p.Secrets...)
 	transport := p.Transport
 	if transport == nil {
 		// Go's transport asks for gzip on a request that did not, and
