@@ -198,7 +198,8 @@ func TestFlowLogLevelNotInTheStatelessEra(t *testing.T) {
 	f := start(t, demoConfig(1), 120, 35)
 	f.waitFor("● connected", "search_orders")
 	f.keys("4", "L")
-	f.waitFor("logging/setLevel is not available in protocol 2026-07-28")
+	// Whole, with its next step, in the 120-column status line.
+	f.waitFor("logging/setLevel is not in protocol 2026-07-28 (its era removed it); --protocol-version 2025-11-25 has it")
 }
 
 // TestAskDialogChecksElicitedContent drives the dialog alone: the content

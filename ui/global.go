@@ -120,7 +120,9 @@ func (m *Model) noSetLevel() string {
 	if s == nil {
 		return ""
 	}
-	return fmt.Sprintf("logging/setLevel is not available in protocol %s: the 2026-07-28 era removed it (connect with --protocol-version 2025-11-25 to use it)", s.Info().ProtocolVersion)
+	// Said whole in a 120-column status line: its hint was cut
+	// ("(connect with --protocol-versio…").
+	return fmt.Sprintf("logging/setLevel is not in protocol %s (its era removed it); --protocol-version 2025-11-25 has it", s.Info().ProtocolVersion)
 }
 
 // footer is the status line, or the keys that do something now: the
