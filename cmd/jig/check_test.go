@@ -99,6 +99,15 @@ func TestCheckCatchesRelease3(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &rep); err != nil || code != exitServerError {
 		t.Fatalf("--json: exit %d, %v\n%.500s", code, err, js)
 	}
+	// Its keys are snake_case, as every other --json of jig's ("Calls" was
+	// Go's field name).
+	var counts struct {
+		Counts map[string]int `json:"counts"`
+	}
+	json.Unmarshal([]byte(js), &counts)
+	if counts.Counts["calls"] != 200 || counts.Counts["violations"] == 0 || counts.Counts["Calls"] != 0 {
+		t.Errorf("--json counts: %v", counts.Counts)
+	}
 	for _, v := range rep.Violations {
 		if v.Request <= 2*30+2 { // 30 good calls, two frames each, after tools/list
 			t.Errorf("violation on a call before the regressions: %v", v)

@@ -69,18 +69,22 @@ func (v Violation) String() string {
 type Counts struct {
 	// Calls is the tools/call responses seen; Checked those a contract
 	// applied to; Violating those with at least one violation.
-	Calls, Checked, Violating, Violations int
+	Calls      int `json:"calls"`
+	Checked    int `json:"checked"`
+	Violating  int `json:"violating"`
+	Violations int `json:"violations"`
 	// Errors were JSON-RPC errors and ToolErrors results with isError:
 	// their results are not held to the contract (error rates are jig
 	// stats's), beyond the rules that are about errors.
-	Errors, ToolErrors int
+	Errors     int `json:"errors"`
+	ToolErrors int `json:"tool_errors"`
 	// Unusable responses were no JSON-RPC result at all (cut off, not
 	// JSON); each is a violation of rule "response".
-	Unusable int
+	Unusable int `json:"unusable"`
 	// NoSchema counts calls made before any tools/list result crossed in
 	// the session, so the tool's outputSchema was unknown and only the
 	// contract's own schemas and rules applied.
-	NoSchema int
+	NoSchema int `json:"no_schema"`
 }
 
 // A Checker checks the tools/call responses of one session against the
