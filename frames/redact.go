@@ -92,6 +92,9 @@ var tokenRules = sync.OnceValue(func() []tokenRule {
 	rules := []tokenRule{
 		newTokenRule("secret-key", `(?i)"([A-Za-z0-9_.-]*(?:token|secret|password|passwd|api_?key|private_?key|credential|authorization|auth_?token|session_?key|access_?key)[A-Za-z0-9_.-]*)"\s*:\s*"((?:[^"\\]|\\.)+)"`, 2,
 			secretKeyHints, secretKeyStarts(secretKeyHints), true),
+		// the same inside JSON carried in a text block: {\"API_TOKEN\": \"...\"}
+		newTokenRule("secret-key", `(?i)\\"([A-Za-z0-9_.-]*(?:token|secret|password|passwd|api_?key|private_?key|credential|authorization|auth_?token|session_?key|access_?key)[A-Za-z0-9_.-]*)\\"\s*:\s*\\"((?:[^"\\]|\\[^"])+)\\"`, 2,
+			secretKeyHints, escapedSecretKeyStarts(secretKeyHints), true),
 		newTokenRule("bearer", `(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})`, 1, []string{"bearer", "basic"},
 			literalStarts(true, "bearer", "basic"), true),
 		newTokenRule("jwt", `\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}`, 0, []string{"eyj"},

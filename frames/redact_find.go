@@ -196,6 +196,34 @@ func secretKeyStarts(hints []string) startFinder {
 	}
 }
 
+// escapedSecretKeyStarts is secretKeyStarts for JSON carried in a JSON
+// string, where every quote is written \": the backslashes that open such a
+// key.
+func escapedSecretKeyStarts(hints []string) startFinder {
+	return func(b, lower []byte, from int) int {
+		for from < len(b) {
+			q := bytes.Index(b[from:], []byte(`\"`))
+			if q < 0 {
+				return -1
+			}
+			q += from
+			j := q + 2
+			for j < len(b) && isKeyNameByte(b[j]) {
+				j++
+			}
+			if j+1 < len(b) && b[j] == '\\' && b[j+1] == '"' && j > q+2 && colonFollows(b, j+2) {
+				for _, h := range hints {
+					if bytes.Contains(lower[q+2:j], []byte(h)) {
+						return q
+					}
+				}
+			}
+			from = q + 1
+		}
+		return -1
+	}
+}
+
 // colonFollows reports whether \s*: starts at b[i:] (\s is [\t\n\f\r ]).
 func colonFollows(b []byte, i int) bool {
 	for ; i < len(b); i++ {

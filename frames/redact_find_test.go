@@ -11,6 +11,7 @@ import (
 // get wrong: boundaries, case, overlapping candidates, runs that begin
 // before a previous match ends, escaped quotes, multi-byte neighbours.
 var tokenRuleSeeds = []string{
+	`{"text":"{\n  \"API_TOKEN\": \"Zq9plainNOTshaped7731\",\n  \"progressToken\": \"p1\", \"x_secret\":\"a\\\"b\"}"}`,
 	`{"api_key":"sk-live-0123456789abcdefghij","token_type":"Bearer","x":"y"}`,
 	`{"a":"b","ACCESS_KEY" : "v\"q\\w","password":"","secret":"x\` + "\n" + `y"}`,
 	`"x"token":"v" "tokentoken":"a""token":"b"`,

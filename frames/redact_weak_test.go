@@ -77,3 +77,14 @@ func TestWeakEnvNoteNamesNoValue(t *testing.T) {
 		}
 	}
 }
+
+// A key named like a secret inside JSON carried in a text block (get-env's
+// dump of the environment) is redacted by its name, as in a frame's own JSON:
+// a recording of a value jig was not told of kept it in clear.
+func TestSecretKeyInsideATextBlock(t *testing.T) {
+	frame := []byte(`{"content":[{"type":"text","text":"{\n  \"API_TOKEN\": \"Zq9plainNOTshaped7731\",\n  \"progressToken\": \"p1\"}"}]}`)
+	out := string(NewRedactor().Bytes(frame))
+	if strings.Contains(out, "Zq9plainNOTshaped7731") || !strings.Contains(out, `\"p1\"`) || !json.Valid([]byte(out)) {
+		t.Errorf("want the token redacted by its key's name, the progress token kept, JSON valid:\n%s", out)
+	}
+}
