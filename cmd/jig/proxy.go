@@ -255,7 +255,7 @@ func (s *sessionFiles) logFor(key string) *frames.Log {
 	var err error
 	if opts.Path != "" {
 		// Beside the file asked for, as PATH-N.EXT: the first free N.
-		opts.Path, err = record.NextFree(opts.Path)
+		opts.Path, err = record.NextNumbered(opts.Path)
 	}
 	// Named like the first, for its command (jig mock, jig proxy), numbered.
 	opts.Label = fmt.Sprintf("%s-%d", cmp.Or(s.opts.Label, "session"), len(s.order)+1)

@@ -19,6 +19,14 @@ func NextFree(path string) (string, error) {
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
 		return path, nil
 	}
+	return NextNumbered(path)
+}
+
+// NextNumbered is the first free PATH-2.EXT, PATH-3.EXT, …, created empty
+// with O_EXCL: where a process that records path already records its next
+// session (path itself may still be empty while its first session's header
+// waits in its queue: NextFree would hand it out again).
+func NextNumbered(path string) (string, error) {
 	ext := filepath.Ext(path)
 	base := strings.TrimSuffix(path, ext)
 	for n := 2; n < 1<<16; n++ {
