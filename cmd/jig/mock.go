@@ -203,11 +203,7 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 		files.close(st)
 		return usageErr("%v", err)
 	}
-	who := book.ServerName()
-	if v := book.ServerVersion(); v != "" {
-		who += ", " + v
-	}
-	fmt.Fprintf(st.err, "jig mock: serving %s (%s) over %s\n", describeBook(book), who, mode)
+	fmt.Fprintf(st.err, "jig mock: serving %s (%s) over %s\n", describeBook(book), serverOf(book), mode)
 	sayUnanswered(st, book)
 	var runErr error
 	if o.listen != "" {
@@ -217,6 +213,15 @@ func runMock(ctx context.Context, o *mockOptions, st *streams) error {
 	}
 	files.close(st)
 	return finishMock(ctx, o, cfg, srv, runErr, st)
+}
+
+// serverOf names the recorded server: its name and, when it has one, its
+// version.
+func serverOf(book *mock.Book) string {
+	if v := book.ServerVersion(); v != "" {
+		return book.ServerName() + ", " + v
+	}
+	return book.ServerName()
 }
 
 // checkMix refuses sources recorded from different servers, unless mix:
