@@ -138,10 +138,15 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 	if err != nil {
 		return err
 	}
+	unlisted := ""
 	if t := s.Tool(o.tool); t == nil {
 		names := make([]string, len(typed))
 		for i, t := range typed {
 			names[i] = t.Name
+		}
+		unlisted = aside(didYouMean(o.tool, names))
+		if unlisted == "" {
+			unlisted = " (it lists " + strings.Join(firstNames(names, 6), ", ") + ")"
 		}
 		fmt.Fprintf(st.err, "jig: warning: the server did not list a tool named %q%s; sending the call anyway\n", o.tool, aside(didYouMean(o.tool, names)))
 	} else {
@@ -170,6 +175,13 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 			fmt.Fprintf(st.out, "result after %s — what the server answered once jig's script had failed it (see above), not its answer to your input\n", frames.HumanDuration(ex.Latency))
 			content.RenderTool(textLines{st.out}, ex.Result, nil)
 		}
+		return &exitError{code: exitUsage}
+	}
+	if o.pin.file != "" && unlisted != "" {
+		// A fixture of a name the server does not list pins its answer
+		// to a typo (an "Unknown tool" error) as the expected result.
+		fmt.Fprintf(st.err, "jig: nothing pinned to %s: the server lists no tool named %q%s; check the name with jig tools\n", o.pin.file, o.tool, unlisted)
+		_ = o.report(st, ex, err)
 		return &exitError{code: exitUsage}
 	}
 	if _, isRPC := err.(*session.RPCError); o.pin.file != "" && ex != nil && (err == nil || isRPC) {
@@ -411,4 +423,15 @@ func (t textLines) Body(b []byte) { fmt.Fprintln(t.w, indent(string(b))) }
 
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
+
+// firstNames are the first n names, with how many more: "a, b, … (12 more)".
+func firstNames(names []string, n int) []string {
+	if len(names) == 0 {
+		return []string{"no tools"}
+	}
+	if len(names) <= n {
+		return names
+	}
+	return append(append([]string(nil), names[:n]...), fmt.Sprintf("… (%d more)", len(names)-n))
 }
