@@ -73,3 +73,20 @@ func TestFlowPinKeepsTheAnswersGivenByHand(t *testing.T) {
 		}
 	})
 }
+
+// L5: P on a resources/read result pins it (it said "pinning works on
+// tools/call", while the README's P pins "this call" and the dialog's
+// scenarios take reads and prompts); the fixture replays green.
+func TestFlowPinAResourceRead(t *testing.T) {
+	cfg := everything(t)
+	f := start(t, cfg, 120, 35)
+	f.waitFor("mcp-servers/everything")
+	f.keys("5")
+	f.waitFor("5 Resources (7)", "architecture.md")
+	f.keys("enter")
+	f.waitFor("✓ ok", "resources/read demo://")
+	fx := pinAndReplay(t, f, cfg, filepath.Join(t.TempDir(), "read.json"), "normalization rules")
+	if fx.Method() != "resources/read" {
+		t.Errorf("the fixture pins %s, want resources/read", fx.Method())
+	}
+}

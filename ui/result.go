@@ -137,8 +137,9 @@ func (p *resultPane) actions() []action {
 }
 
 func (p *resultPane) pinAction(c *call) action {
+	// A read or a prompt pins like a tool call (the dialog's scenarios
+	// take all three): replay sends the same request and compares.
 	return on(p.keys.Pin, func() tea.Cmd { return p.out.send(pinCallMsg{id: c.id}) }).
-		only(c.isTool(), "pinning works on tools/call; this is "+c.method).
 		only(p.env.conn.session() != nil, "not connected: pinning needs the live session (r retries connecting)").
 		only(c.done, "this call has no response yet: pin it when it has one").
 		only(c.pinnable(), fmt.Sprintf("call #%d failed before a response came back: there is nothing to pin", c.id))
