@@ -9,14 +9,16 @@ import (
 )
 
 // NextFree is where to record a session that was told to record to path:
-// path itself while nothing is recorded there, else the first free
+// path itself while there is no such file, else the first free
 // PATH-2.EXT, PATH-3.EXT, …, created empty with O_EXCL so that two processes
 // starting at once never share one. It is for commands a client starts
 // once per session with the same --record FILE (jig proxy in an MCP
 // config): refusing the second start, as a command typed by hand does,
 // would take the client's server away with it.
 func NextFree(path string) (string, error) {
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+		// Taken means there at all: a recording's header may not be
+		// written yet (the recorder writes it off the session's path).
 		return path, nil
 	}
 	return NextNumbered(path)
