@@ -19,10 +19,10 @@ import (
 type writeDialog struct {
 	width int
 	st    *styles
-	out  *outbox
-	keys writeKeys
-	edit *textEdit
-	data []byte // redacted already
+	out   *outbox
+	keys  writeKeys
+	edit  *textEdit
+	data  []byte // redacted already
 }
 
 func newWriteDialog(st *styles, out *outbox, path string, data []byte) *writeDialog {
