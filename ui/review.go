@@ -796,6 +796,7 @@ func (p *reviewDetailPane) hunkLines(h fixture.Hunk, selected bool, w int) []str
 	if h.Rule != nil {
 		out = append(out, indented(st.muted.Render("decided by rule "+h.Rule.Path+" → "+h.Rule.Type), w)...)
 	}
+
 	if h.Expected == nil && h.Actual == nil {
 		return out
 	}
@@ -820,6 +821,16 @@ func (p *reviewDetailPane) hunkLines(h fixture.Hunk, selected bool, w int) []str
 	}
 	if !selected && max(len(left), len(right)) > n {
 		out = append(out, st.muted.Render("    …"))
+	}
+	// What the call asked, in words: the comparison goes by method and
+	// form, a person reads the question.
+	if pinned, now := p.m.rv.Asked(p.m.items.selected(), h); selected {
+		for _, q := range pinned {
+			out = append(out, indented(st.muted.Render("asked when pinned: ")+q, w)...)
+		}
+		for _, q := range now {
+			out = append(out, indented(st.muted.Render("asks now: ")+q, w)...)
+		}
 	}
 	return out
 }

@@ -423,6 +423,11 @@ func TestReviewFlowDriftPane(t *testing.T) {
 	if _, why := pressKey(m.appActions(), false, func(tea.Msg) tea.Cmd { return nil }, press("u")[0].(tea.KeyPressMsg)); m.dialog != nil || !strings.Contains(why, "no rule holds what a call asks of its client") {
 		t.Errorf("u on an input hunk: dialog %v, why %q", m.dialog, why)
 	}
+	m.resize(120, 35)
+	if out := screen(m.render()); !strings.Contains(out, "asks now: round 1 reason: elicitation/create: Why is order ord-1054 being") {
+		t.Errorf("the hunk does not say what the call asks now, in words:\n%s", out)
+	}
+	m.resize(80, 24)
 	m.openRule() // called anyway: it says so too, rather than open an empty dialog
 	if m.dialog != nil || !strings.Contains(m.status, "no rule holds what a call asks of its client") {
 		t.Errorf("openRule on an input hunk: dialog %v, status %q", m.dialog, m.status)
