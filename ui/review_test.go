@@ -415,7 +415,7 @@ func TestReviewFlowDriftPane(t *testing.T) {
 	m := NewReview(ReviewConfig{Review: rv, Source: "drift.json"})
 	m.resize(80, 24)
 	out := screen(m.render())
-	for _, want := range []string{"cancel: what the call asks of its cli", "input · rounds", "input_required round", "elicitation/create {reason}", "\"round 1 reason:"} {
+	for _, want := range []string{"cancel: what the call asks of its cli", "input · rounds", "an input_required", "elicitation/create {reason}", "\"round 1 reason:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, out)
 		}
