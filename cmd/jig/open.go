@@ -136,52 +136,20 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	}
 	shareRedactor(st, repro)
 	cfg.Redact = red
+	rec := o.recordReproductions(st, repro)
+	defer rec.stop()
+	if o.target.record != "" && repro != nil && !o.target.noRecord {
+		// A file named is checked and created at once, as every
+		// command's --record is; the default one only when r connects.
+		if _, err := rec.start(); err != nil {
+			return err
+		}
+	}
 	if repro != nil && !o.target.noRecord {
-		if repro.Log == nil {
-			repro.Log = frames.NewLog(nil)
-		}
-		var mu sync.Mutex
-		var stop func()
-		start := func() (string, error) {
-			mu.Lock()
-			defer mu.Unlock()
-			if stop != nil {
-				return o.target.recorded, nil
-			}
-			s, err := o.target.startRecording(st, *repro, "reproduce")
-			if err != nil {
-				return "", err
-			}
-			stop = s
-			return o.target.recorded, nil
-		}
-		defer func() {
-			mu.Lock()
-			defer mu.Unlock()
-			if stop != nil {
-				stop()
-			}
-		}()
-		if o.target.record != "" {
-			// A file named is checked and created at once, as every
-			// command's --record is; the default one only when r connects.
-			if _, err := start(); err != nil {
-				return err
-			}
-		}
-		cfg.RecordReproduction = start
+		cfg.RecordReproduction = rec.start
 	}
 	cfg.Reproduce = repro
-	if f.Cut != nil {
-		cfg.Cut = fmt.Sprintf("CUT at line %d: %d B not read", f.Cut.Line, f.Cut.Bytes)
-	}
-	if f.Agent {
-		cfg.CallNotes = func(i int) []string { return callNotes(f, i) }
-	}
-	cfg.Info = recordedInfo(f.Reader)
-	if m := recordedViolations(f.Reader); m.Len() > 0 {
-		cfg.Violations = m.Of
-	}
+	describeRecording(&cfg, f)
 	model := ui.New(cfg)
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
 	_, runErr := p.Run()
@@ -193,6 +161,62 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 		return tuiFailed(runErr)
 	}
 	return nil
+}
+
+// describeRecording fills in what the TUI shows of f besides its frames:
+// where it is cut, the agent's notes on each call, the recorded handshake,
+// the recorded contract violations.
+func describeRecording(cfg *ui.Config, f *importer.File) {
+	if f.Cut != nil {
+		cfg.Cut = fmt.Sprintf("CUT at line %d: %d B not read", f.Cut.Line, f.Cut.Bytes)
+	}
+	if f.Agent {
+		cfg.CallNotes = func(i int) []string { return callNotes(f, i) }
+	}
+	cfg.Info = recordedInfo(f.Reader)
+	if m := recordedViolations(f.Reader); m.Len() > 0 {
+		cfg.Violations = m.Of
+	}
+}
+
+// reproductions records the sessions r opens from jig open: the first
+// start begins the recording of their Log, stop ends it.
+type reproductions struct {
+	mu     sync.Mutex
+	o      *openOptions
+	st     *streams
+	repro  *session.Options
+	closer func()
+}
+
+// recordReproductions is what records repro's sessions (nothing when nil).
+func (o *openOptions) recordReproductions(st *streams, repro *session.Options) *reproductions {
+	if repro != nil && repro.Log == nil {
+		repro.Log = frames.NewLog(nil)
+	}
+	return &reproductions{o: o, st: st, repro: repro}
+}
+
+// start begins recording (once) and returns the file it records to.
+func (r *reproductions) start() (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closer == nil {
+		c, err := r.o.target.startRecording(r.st, *r.repro, "reproduce")
+		if err != nil {
+			return "", err
+		}
+		r.closer = c
+	}
+	return r.o.target.recorded, nil
+}
+
+func (r *reproductions) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closer != nil {
+		r.closer()
+	}
 }
 
 // writeOpenText is jig open --text: the frames, and where the file is cut

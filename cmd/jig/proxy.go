@@ -98,8 +98,10 @@ func newProxyCmd(st *streams, runF runFunc[proxyOptions]) *cobra.Command {
 	return cmd
 }
 
-func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
-	httpMode := o.listen != "" || o.target != ""
+// checkProxy refuses what jig proxy cannot run: both modes or neither, and
+// a command that cannot run (told before a recording is begun: an empty
+// recording of nothing is not evidence).
+func checkProxy(o *proxyOptions, httpMode bool) error {
 	switch {
 	case httpMode && len(o.command) > 0:
 		return usageErr("give either a command after -- (stdio) or --listen and --target (HTTP), not both")
@@ -110,16 +112,22 @@ func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
 	case o.noRecord && o.record != "":
 		return usageErr("--record and --no-record contradict each other")
 	}
+	if !httpMode {
+		if _, err := session.LookCommand(o.command[0]); err != nil {
+			return &exitError{code: exitUnreachable, err: err}
+		}
+	}
+	return nil
+}
+
+func runProxy(ctx context.Context, o *proxyOptions, st *streams) error {
+	httpMode := o.listen != "" || o.target != ""
 	maxFrame, err := parseFrameLimit(o.maxFrame)
 	if err != nil {
 		return err
 	}
-	if !httpMode {
-		// A command that cannot run is told before a recording is begun:
-		// an empty recording of nothing is not evidence.
-		if _, err := session.LookCommand(o.command[0]); err != nil {
-			return &exitError{code: exitUnreachable, err: err}
-		}
+	if err := checkProxy(o, httpMode); err != nil {
+		return err
 	}
 	secrets := make([]string, 0, len(o.secrets))
 	for _, s := range o.secrets {
