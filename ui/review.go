@@ -800,6 +800,23 @@ func (p *reviewDetailPane) hunkLines(h fixture.Hunk, selected bool, w int) []str
 	if h.Expected == nil && h.Actual == nil {
 		return out
 	}
+	out = append(out, hunkColumns(st, h, selected, w)...)
+	// What the call asked, in words: the comparison goes by method and
+	// form, a person reads the question.
+	if pinned, now := p.m.rv.Asked(p.m.items.selected(), h); selected {
+		for _, q := range pinned {
+			out = append(out, indented(st.muted.Render("asked when pinned: ")+q, w)...)
+		}
+		for _, q := range now {
+			out = append(out, indented(st.muted.Render("asks now: ")+q, w)...)
+		}
+	}
+	return out
+}
+
+// hunkColumns is a hunk's expected and actual values in two columns: the
+// selected hunk in full, the others in brief.
+func hunkColumns(st *styles, h fixture.Hunk, selected bool, w int) []string {
 	e, a := pretty(h.Expected), pretty(h.Actual)
 	pre, suf := commonEnds(e, a)
 	colW := max((w-7)/2, 8)
@@ -807,8 +824,9 @@ func (p *reviewDetailPane) hunkLines(h fixture.Hunk, selected bool, w int) []str
 	right := sideLines(st, "actual", a, pre, suf, colW, st.changed)
 	n := max(len(left), len(right))
 	if !selected {
-		n = min(n, 4) // the selected hunk in full, the others in brief
+		n = min(n, 4)
 	}
+	var out []string
 	for i := range n {
 		l, r := "", ""
 		if i < len(left) {
@@ -821,16 +839,6 @@ func (p *reviewDetailPane) hunkLines(h fixture.Hunk, selected bool, w int) []str
 	}
 	if !selected && max(len(left), len(right)) > n {
 		out = append(out, st.muted.Render("    …"))
-	}
-	// What the call asked, in words: the comparison goes by method and
-	// form, a person reads the question.
-	if pinned, now := p.m.rv.Asked(p.m.items.selected(), h); selected {
-		for _, q := range pinned {
-			out = append(out, indented(st.muted.Render("asked when pinned: ")+q, w)...)
-		}
-		for _, q := range now {
-			out = append(out, indented(st.muted.Render("asks now: ")+q, w)...)
-		}
 	}
 	return out
 }

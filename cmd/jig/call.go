@@ -19,6 +19,7 @@ import (
 	"github.com/mcpjig/jig/session"
 	"github.com/mcpjig/jig/session/content"
 	"github.com/mcpjig/jig/session/replay"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // callOptions are jig call's.
@@ -138,20 +139,7 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 	if err != nil {
 		return err
 	}
-	unlisted := ""
-	if t := s.Tool(o.tool); t == nil {
-		names := make([]string, len(typed))
-		for i, t := range typed {
-			names[i] = t.Name
-		}
-		unlisted = aside(didYouMean(o.tool, names))
-		if unlisted == "" {
-			unlisted = " (it lists " + strings.Join(firstNames(names, 6), ", ") + ")"
-		}
-		fmt.Fprintf(st.err, "jig: warning: the server did not list a tool named %q%s; sending the call anyway\n", o.tool, aside(didYouMean(o.tool, names)))
-	} else {
-		warnViolations(st.err, o.tool, t.InputSchema, argv)
-	}
+	unlisted := o.checkTool(st, s, typed, argv)
 	cctx, ccancel := session.WithTimeout(ctx, o.target.timeout)
 	defer ccancel()
 	ex, err := callWith(cctx, st, s, o.tool, argv, o.progress, o.cancelAfter)
@@ -160,22 +148,7 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 		return o.cancelled(st, ex, cancelled)
 	}
 	if failed := s.ScriptFailures(); len(failed) > 0 {
-		// The server was answered with jig's own error: what it said next
-		// is about jig's script, not the server, and no expected result.
-		for _, f := range failed {
-			fmt.Fprintf(st.err, "jig: %s\n", f)
-		}
-		if o.pin.file != "" {
-			fmt.Fprintf(st.err, "jig: nothing pinned to %s: the result would pin jig's failure as the server's expected answer\n", o.pin.file)
-		}
-		switch {
-		case o.json || ex == nil || len(ex.Result) == 0:
-			_ = o.report(st, ex, err)
-		default:
-			fmt.Fprintf(st.out, "result after %s — what the server answered once jig's script had failed it (see above), not its answer to your input\n", frames.HumanDuration(ex.Latency))
-			content.RenderTool(textLines{st.out}, ex.Result, nil)
-		}
-		return &exitError{code: exitUsage}
+		return o.scriptFailed(st, failed, ex, err)
 	}
 	if o.pin.file != "" && unlisted != "" {
 		// A fixture of a name the server does not list pins its answer
@@ -196,6 +169,48 @@ func (o *callOptions) call(ctx context.Context, st *streams, s *session.Session,
 		}
 	}
 	return o.report(st, ex, err)
+}
+
+// checkTool warns of a call that will not go as typed: a tool the server
+// does not list (it returns what to say of it, for the pin that will not
+// be written: the nearest name or the first listed), or arguments that
+// violate its input schema. Either way the call is sent.
+func (o *callOptions) checkTool(st *streams, s *session.Session, typed []*mcp.Tool, argv json.RawMessage) string {
+	t := s.Tool(o.tool)
+	if t != nil {
+		warnViolations(st.err, o.tool, t.InputSchema, argv)
+		return ""
+	}
+	names := make([]string, len(typed))
+	for i, t := range typed {
+		names[i] = t.Name
+	}
+	near := aside(didYouMean(o.tool, names))
+	fmt.Fprintf(st.err, "jig: warning: the server did not list a tool named %q%s; sending the call anyway\n", o.tool, near)
+	if near == "" {
+		return " (it lists " + strings.Join(firstNames(names, 6), ", ") + ")"
+	}
+	return near
+}
+
+// scriptFailed reports a call whose server jig's script answered with an
+// error of its own: what the server said next is about jig's script, not
+// the server, and no expected result, so nothing is pinned.
+func (o *callOptions) scriptFailed(st *streams, failed []string, ex *session.Exchange, err error) error {
+	for _, f := range failed {
+		fmt.Fprintf(st.err, "jig: %s\n", f)
+	}
+	if o.pin.file != "" {
+		fmt.Fprintf(st.err, "jig: nothing pinned to %s: the result would pin jig's failure as the server's expected answer\n", o.pin.file)
+	}
+	switch {
+	case o.json || ex == nil || len(ex.Result) == 0:
+		_ = o.report(st, ex, err)
+	default:
+		fmt.Fprintf(st.out, "result after %s — what the server answered once jig's script had failed it (see above), not its answer to your input\n", frames.HumanDuration(ex.Latency))
+		content.RenderTool(textLines{st.out}, ex.Result, nil)
+	}
+	return &exitError{code: exitUsage}
 }
 
 // cancelled says why the call was cancelled: --cancel-after (exit 4) or a

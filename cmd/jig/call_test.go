@@ -98,12 +98,13 @@ func TestResourcesTemplates(t *testing.T) {
 // it execs) is bounded by the connection's clock, not charged to the call.
 func TestCallTimeoutExcludesStartup(t *testing.T) {
 	ev := peers.Node(t, peers.Everything, "stdio")
-	// The start-up (5 s) and the call (5 s) each fit the timeout (8 s) with
-	// 3 s of room for a loaded machine; together they do not.
-	slow := []string{"--", "sh", "-c", `sleep 5; exec "$@"`, "sh"}
-	args := append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":5,"steps":2}`, "--timeout", "8s", "--no-record"}, append(slow, ev...)...)
+	// The start-up (7 s and node's own) and the call (7 s) each fit the
+	// timeout (12 s) with 5 s of room for a loaded machine; together they
+	// do not.
+	slow := []string{"--", "sh", "-c", `sleep 7; exec "$@"`, "sh"}
+	args := append([]string{"call", "trigger-long-running-operation", "--args", `{"duration":7,"steps":2}`, "--timeout", "12s", "--no-record"}, append(slow, ev...)...)
 	code, out, errOut := jig(t, "", args...)
 	if code != 0 || !strings.Contains(out, "Long running operation completed") {
-		t.Errorf("a 5s call with --timeout 8s on a server that starts in 5s: exit %d\n%s%s", code, out, errOut)
+		t.Errorf("a 7s call with --timeout 12s on a server that starts in 7s: exit %d\n%s%s", code, out, errOut)
 	}
 }
