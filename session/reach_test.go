@@ -38,8 +38,13 @@ func TestHTTPServerThatDiesIsNotAnsweringAndItsRequestNotDelivered(t *testing.T)
 		t.Fatalf("a call to a dead server reads as the server's JSON-RPC error: %v", err)
 	}
 	var na *NotAnsweredError
-	if !errors.As(err, &na) || !strings.Contains(err.Error(), "not delivered") || !strings.Contains(err.Error(), "refused") {
-		t.Fatalf("call error = %v (%T); want a NotAnsweredError naming the refused connection", err, err)
+	// The network's reason is a refused connection, or EOF when the call
+	// went out on the connection kept alive from the first call and found
+	// it closed (which of the two depends on when the kernel tells the
+	// client's pool).
+	if why := err.Error(); !errors.As(err, &na) || !strings.Contains(why, "not delivered") ||
+		!strings.Contains(why, "refused") && !strings.Contains(why, "(EOF)") {
+		t.Fatalf("call error = %v (%T); want a NotAnsweredError naming the refused connection or the closed one", err, err)
 	}
 	deadline := time.After(time.Minute)
 	for {
