@@ -18,9 +18,16 @@ import (
 // jig open does: lazily.
 func recordDemo(t *testing.T, release int, calls ...[2]string) *frames.Indexed {
 	t.Helper()
+	return recordDemoRedacted(t, release, nil, calls...)
+}
+
+// recordDemoRedacted is recordDemo writing through red (nil: the default
+// redactor).
+func recordDemoRedacted(t *testing.T, release int, red *frames.Redactor, calls ...[2]string) *frames.Indexed {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "run.jsonl")
 	target := session.Target{Transport: session.TransportDemo, Release: release}
-	tw, err := frames.CreateTranscript(path, frames.Header{Jig: session.Version, Started: time.Now(), Target: target.JSON(), Mode: "session"}, nil)
+	tw, err := frames.CreateTranscript(path, frames.Header{Jig: session.Version, Started: time.Now(), Target: target.JSON(), Mode: "session"}, red)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,30 +255,7 @@ func TestTimelineCountSaysWhichRowsAreShown(t *testing.T) {
 // "same arguments").
 func TestFlowReproduceRefusesARedactedArgument(t *testing.T) {
 	const secret = "Zq9plainNOTshaped7731"
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	target := session.Target{Transport: session.TransportDemo, Release: 1}
-	tw, err := frames.CreateTranscript(path, frames.Header{Jig: session.Version, Started: time.Now(), Target: target.JSON(), Mode: "session"}, frames.NewRedactor(secret))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := frames.NewLog(nil)
-	log.AddSink(tw)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, err := session.Open(ctx, session.Options{Target: target, Log: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.CallTool(ctx, "search_orders", json.RawMessage(`{"customer":"`+secret+`"}`)); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	tw.Close()
-	x, err := frames.OpenIndexed(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { x.Close() })
+	x := recordDemoRedacted(t, 1, frames.NewRedactor(secret), [2]string{"search_orders", `{"customer":"` + secret + `"}`})
 
 	live := frames.NewLog(nil)
 	cfg := openConfig(x, 1)
