@@ -43,11 +43,16 @@ func escapedMatches(b []byte, values []string) [][2]int {
 // replaceEscaped replaces every escaped occurrence of a value with the value
 // placeholder.
 func replaceEscaped(b []byte, values []string) []byte {
-	ms := escapedMatches(b, values)
+	return replaceRanges(b, escapedMatches(b, values))
+}
+
+// replaceRanges replaces each range of b with the value placeholder;
+// overlapping ranges (one value inside another, or two that share bytes)
+// merge into one, so no part of either is left.
+func replaceRanges(b []byte, ms [][2]int) []byte {
 	if len(ms) == 0 {
 		return b
 	}
-	// Overlapping matches (one value inside another) merge into one range.
 	sortRanges(ms)
 	var buf bytes.Buffer
 	last := 0

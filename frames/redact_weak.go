@@ -118,22 +118,7 @@ func replaceWeak(b []byte, values []string) []byte {
 	for _, v := range values {
 		ms = append(ms, WeakMatches(b, v)...)
 	}
-	if len(ms) == 0 {
-		return b
-	}
-	sortRanges(ms)
-	var buf bytes.Buffer
-	last := 0
-	for _, m := range ms {
-		if m[0] < last {
-			continue
-		}
-		buf.Write(b[last:m[0]])
-		buf.WriteString(Placeholder("value"))
-		last = m[1]
-	}
-	buf.Write(b[last:])
-	return buf.Bytes()
+	return replaceRanges(b, ms)
 }
 
 // ReplaceWeak is replaceWeak for one parsed string value (a fixture's),
