@@ -70,7 +70,9 @@ func (p *SSEParser) Feed(b []byte, emit func(SSEEvent)) {
 	// Keep only the incomplete tail, reusing the buffer.
 	n := copy(p.buf, p.buf[start:])
 	p.buf = p.buf[:n]
-	if p.Max > 0 && len(p.buf) > p.Max+len("data: ") {
+	if n := len(bytes.TrimSuffix(p.buf, []byte("\r"))); p.Max > 0 && n > p.Max+len("data: ") {
+		// The line's own length, as line measures it: a CR the buffer
+		// ends with may begin its CRLF.
 		p.overflow()
 	}
 }
@@ -174,6 +176,12 @@ func (p *SSEParser) line(line []byte, emit func(SSEEvent)) {
 		return // a comment: keep-alives
 	}
 	field, value, _ := bytes.Cut(line, []byte(":"))
+	if p.Max > 0 && len(line) > p.Max+len("data: ") && string(field) != "data" {
+		// A field line that outgrew Max is ignored, as overflow ignores it
+		// when it arrives in pieces: where the reads were cut must not
+		// decide whether an event is named.
+		return
+	}
 	value = bytes.TrimPrefix(value, []byte(" "))
 	switch string(field) {
 	case "data":
