@@ -535,8 +535,14 @@ func (m *Model) sendCall(msg sendCallMsg) tea.Cmd {
 	if t := m.tools().tool(msg.tool); t != nil {
 		c.output, c.def = t.Output, t.raw
 	}
-	if r := m.repro.call; r != nil && r.Name == c.tool && r.Answered() {
-		c.baseline = r
+	if r := m.repro.call; r != nil && r.Name == c.tool {
+		// A value typed where the recording holds a placeholder was a
+		// secret when recorded: it is redacted from here on, on screen
+		// and in the reproduction's recording, before it is sent.
+		m.env.redact.Add(fixture.TypedSecrets(r.Arguments, json.RawMessage(c.args))...)
+		if r.Answered() {
+			c.baseline = r
+		}
 	}
 	var progress chan<- progressMsg
 	how := ""

@@ -132,7 +132,7 @@ func (e *editorPane) writeProblems() {
 		b.line(roleError, "  "+strings.Repeat(" ", max(e.problem.col-1, 0))+"^")
 	case len(e.redacted) > 0:
 		b.line(roleError, wrapText("✗ "+e.redactedText()+" — cannot send", "", e.width))
-		b.line(rolePlain, wrapText("type the real value in its place: jig never sends a placeholder as if it were the value", "  ", e.width))
+		b.line(rolePlain, wrapText("type the real value in its place (jig never sends a placeholder)", "  ", e.width))
 	case e.schemaErr != nil:
 		b.line(roleWarn, "! the input schema does not compile; arguments not checked:")
 		b.line(rolePlain, wrapText(e.schemaErr.Error(), "  ", e.width))
@@ -421,11 +421,7 @@ func (e *editorPane) history(delta int) tea.Cmd {
 
 // redactedText names the arguments that hold a redaction placeholder.
 func (e *editorPane) redactedText() string {
-	verb := "hold"
-	if len(e.redacted) == 1 {
-		verb = "holds"
-	}
-	return fmt.Sprintf("%s %s a value redacted in the recording ([REDACTED:…])", strings.Join(e.redacted, ", "), verb)
+	return strings.Join(e.redacted, ", ") + ": redacted in the recording"
 }
 
 func (e *editorPane) send() tea.Cmd {

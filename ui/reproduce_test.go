@@ -263,7 +263,7 @@ func TestFlowReproduceRefusesARedactedArgument(t *testing.T) {
 	f := start(t, cfg, 120, 35)
 	f.waitFor("read-only")
 	f.keys("/", "tool=search_orders", "enter", "g", "r")
-	f.waitFor("EDITING", "customer redacted in the recording — type the real value", "✗ customer holds a value redacted")
+	f.waitFor("EDITING", "customer redacted in the recording — type the real value", "✗ customer: redacted in the", "cannot send", "never sends a placeholder)")
 	f.keys("ctrl+s")
 	f.waitFor("jig never sends the placeholder")
 	for i := range live.Len() {
@@ -271,7 +271,12 @@ func TestFlowReproduceRefusesARedactedArgument(t *testing.T) {
 			t.Fatalf("a tools/call was sent with the placeholder: %s", fr.Raw)
 		}
 	}
-	// The value typed in its place is sent.
-	f.keys("ctrl+l", `{"customer":"Acme Corp"}`, "ctrl+s")
+	// The value typed in its place is sent, and it was a secret when
+	// recorded: it is redacted on screen though this run was never told
+	// (it showed in clear in the comparison's B line and its recording).
+	f.keys("ctrl+l", `{"customer":"`+secret+`"}`, "ctrl+s")
 	f.waitFor("→ call #1", "1 argument differs: customer")
+	if s := f.p.screen(); strings.Contains(s, secret) {
+		t.Errorf("the value typed in place of the placeholder is on screen:\n%s", s)
+	}
 }
