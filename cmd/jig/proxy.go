@@ -379,7 +379,9 @@ func runStdioProxy(o *proxyOptions, log *frames.Log, maxFrame int, st *streams) 
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
-	p := &proxy.Stdio{Command: o.command, Stdin: st.in, Stdout: st.rawOut, Stderr: st.rawErr, Log: log, Signals: sigs, MaxFrame: maxFrame}
+	// The protocol passes byte for byte; the server's stderr is a log the
+	// client keeps, so it passes line by line through the run's redactor.
+	p := &proxy.Stdio{Command: o.command, Stdin: st.in, Stdout: st.rawOut, Stderr: st.err, Log: log, Signals: sigs, MaxFrame: maxFrame}
 	// Signals are passed on, not acted upon: the server decides when to go,
 	// and its exit status becomes ours.
 	code, err := p.Run(context.Background())

@@ -61,8 +61,14 @@ func TestStdioProxyRedactsInheritedSecrets(t *testing.T) {
 		t.Fatalf("the client did not get the server's answers as sent (the test proves nothing):\n%s\n%s", echo, env)
 	}
 	files := readAll(t, rec)
+	// The server's stderr reaches the client's log through jig's stderr:
+	// a terminal line like any other.
+	files["jig's stderr"] = stderr.String()
 	mustNotContain(t, token, files)
 	mustNotContain(t, password, files)
+	if !strings.Contains(stderr.String(), "booting with [REDACTED:value]") {
+		t.Errorf("jig's stderr lacks the server's stderr line, redacted:\n%s", stderr.String())
+	}
 	for _, want := range []string{`first [REDACTED:value]`, `booting with [REDACTED:value]`} {
 		if !strings.Contains(files[rec], want) {
 			t.Errorf("the recording lacks %q", want)

@@ -23,8 +23,8 @@ type streams struct {
 	// terminal: results, --frames, warnings, errors quoting a server.
 	out, err io.Writer
 	// rawOut and rawErr are the streams as given, for what must pass byte
-	// for byte: the TUI's drawing, and jig proxy's protocol and the
-	// server's stderr it passes through.
+	// for byte: the TUI's drawing and jig proxy's protocol. (The server's
+	// stderr that jig proxy passes on is a log: it goes through err.)
 	rawOut, rawErr io.Writer
 	// redact is the one redactor of everything this run prints or writes;
 	// each session adds its target's secrets and what it learns.
