@@ -145,6 +145,11 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 	}()
 
 	werr := cmd.Wait()
+	// Who ended it is what had been done when it exited: a client that
+	// closes its stdin while the last output drains did not end it.
+	mu.Lock()
+	ended := by
+	mu.Unlock()
 	close(exited)
 	// Let the server's last output through, unless something it started
 	// keeps the pipes open: one deadline for both pipes, after which jig
@@ -171,9 +176,6 @@ func (p *Stdio) Run(ctx context.Context) (int, error) {
 	<-outDone
 	<-errDone
 
-	mu.Lock()
-	ended := by
-	mu.Unlock()
 	code, note := exitStatus(cmd.ProcessState, werr, ended, grace)
 	rec.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, Note: note})
 	return code, nil

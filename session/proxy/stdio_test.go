@@ -412,3 +412,33 @@ func TestStdioProxyDirectoryCommandSaysSo(t *testing.T) {
 		t.Fatalf("Run with a directory: %v", err)
 	}
 }
+
+// A server that exits on its own is said to have, even when the client
+// closes its stdin afterwards while the proxy still drains the pipes (here
+// a process the server started holds its stdout): who ended it is decided
+// when it exited, not when the proxy finished.
+func TestStdioProxySaysAServerEndedItself(t *testing.T) {
+	server := []string{"sh", "-c", `read line; echo '{"jsonrpc":"2.0","id":1,"result":{}}'; sleep 3 & exit 0`}
+	env, recording := proxyEnv(t, "", server...)
+	cmd := command(t, env, self(t))
+	stdin, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.Contains(line, `"id":1`) {
+		t.Fatalf("ping through the proxy: %q %v", line, err)
+	}
+	// The server has exited by now or is about to; its sleep holds the pipe,
+	// so the proxy waits its grace before it ends.
+	time.Sleep(time.Second)
+	stdin.Close()
+	go io.Copy(io.Discard, out)
+	cmd.Wait()
+	rec := readRecording(t, recording)
+	const want = "server exited: exit status 0 (on its own: the client had not closed its stdin)"
+	if last := rec.Frames[len(rec.Frames)-1]; last.Note != want {
+		t.Errorf("the last frame says %q, want %q\n%s", last.Note, want, noteList(rec))
+	}
+}
