@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/mcpjig/jig/frames"
@@ -155,5 +156,35 @@ func TestMockStartedAgainRecordsBeside(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "mock-2.jsonl")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestProxyRecordsToANamedPipe: --record names a file that is no
+// recording — a named pipe a reader streams the recording from, /dev/null —
+// and the proxy writes there. It said "holds an earlier session (kept)" and
+// recorded to FILE-2 beside it (/dev/null-2 in /dev), leaving the pipe's
+// reader waiting for ever.
+func TestProxyRecordsToANamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "rec")
+	start := make(chan struct{})
+	close(start)
+	got := slowDisk(t, pipe, start)
+	script := `read line; echo '{"jsonrpc":"2.0","id":1,"result":{}}'`
+	req := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	code, out, errOut := runCmd(t, "proxy", req, "--record", pipe, "--", "sh", "-c", script)
+	if w, err := os.OpenFile(pipe, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		w.Close() // the reader is still waiting for a writer: let it go
+	}
+	b := <-got
+	if code != 0 || out != `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n" || strings.Contains(errOut, "earlier session") {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	if _, err := os.Lstat(pipe + "-2"); err == nil {
+		t.Errorf("the proxy recorded beside the pipe, to %s-2", pipe)
+	}
+	tr, err := frames.ReadTranscript(strings.NewReader(string(b)))
+	if err != nil || tr.Len() != 3 || !strings.Contains(string(b), `"method":"ping"`) {
+		t.Fatalf("the pipe's reader got %d bytes (%v):\n%s", len(b), err, b)
 	}
 }

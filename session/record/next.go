@@ -14,11 +14,16 @@ import (
 // starting at once never share one. It is for commands a client starts
 // once per session with the same --record FILE (jig proxy in an MCP
 // config): refusing the second start, as a command typed by hand does,
-// would take the client's server away with it.
+// would take the client's server away with it. A path that is no file
+// (/dev/null, /dev/stdout, a named pipe a reader streams the recording
+// from) holds no earlier session: it is path itself.
 func NextFree(path string) (string, error) {
 	if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
 		// Taken means there at all: a recording's header may not be
 		// written yet (the recorder writes it off the session's path).
+		return path, nil
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
 		return path, nil
 	}
 	return NextNumbered(path)
