@@ -400,6 +400,11 @@ func (o *reviewOptions) apply(rv *fixture.Review, st *streams) error {
 			case fixture.ActionSkip:
 				reason = "" // a skip is no decision: it has no reason of its own
 			case fixture.ActionDelete:
+				// --reason says why the accepted drift is intended: a
+				// deletion has it only when nothing is accepted.
+				if len(o.accept) > 0 {
+					reason = ""
+				}
 			case fixture.ActionReject:
 				reason = o.rejectReason
 				if reason == "" && len(o.accept) == 0 {

@@ -119,3 +119,23 @@ func TestReviewFailOnUnused(t *testing.T) {
 		t.Errorf("without the flag, no unused list:\n%s", out)
 	}
 }
+
+// --reason is why the accepted drift is intended: a deletion in the same
+// review is listed without it (it was listed as `retired — "v2 …"`).
+func TestReviewDeleteDoesNotBorrowTheAcceptsReason(t *testing.T) {
+	t.Setenv("CI", "")
+	dir := pinReviewFixtures(t)
+	copyFixture(t, filepath.Join(dir, "search-acme.json"), filepath.Join(dir, "retired.json"), "retired", `"search_orders"`, `"retired_search"`)
+	report := filepath.Join(t.TempDir(), "drift.json")
+	replayReport(t, dir, report)
+	const why = "v2 renames the field"
+	code, out, errOut := jig(t, "", "review", report, "--accept", "tool:search_orders", "--reason", why, "--delete", "retired", "--dry-run")
+	if !strings.Contains(out, why) || !strings.Contains(out, "retired") {
+		t.Fatalf("exit %d: the accept's reason and the deletion should both be listed (the test proves nothing)\n%s\n%s", code, out, errOut)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "retired") && strings.Contains(line, why) {
+			t.Errorf("the deletion is listed with the accept's reason: %q\n%s", line, out)
+		}
+	}
+}
