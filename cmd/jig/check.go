@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -97,6 +98,7 @@ func runCheck(ctx context.Context, o *checkOptions, st *streams) error {
 		return err
 	}
 	rep := checkReport{Contracts: o.contracts, Violations: []contract.Violation{}}
+	var skipped []string
 	for _, path := range files {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -112,6 +114,13 @@ func runCheck(ctx context.Context, o *checkOptions, st *streams) error {
 		rep.Files = append(rep.Files, cf)
 		rep.Violations = append(rep.Violations, vs...)
 		addCounts(&rep.Counts, counts)
+		if cf.Skipped != "" {
+			skipped = append(skipped, cmpOrPrefix(path, cf.Skipped))
+		}
+	}
+	if len(skipped) == len(files) {
+		// Nothing was held to the contracts: a CI job must not go green.
+		return nothingRead("recordings", skipped)
 	}
 	if o.json {
 		if err := writeJSON(st.out, rep); err != nil {
@@ -196,4 +205,12 @@ func printCheckSummary(st *streams, rep checkReport) {
 		fmt.Fprintf(st.err, "; %d calls made before any tools/list (their outputSchema unknown)", n.NoSchema)
 	}
 	fmt.Fprintln(st.err)
+}
+
+// cmpOrPrefix is why, named by path unless it already starts with it.
+func cmpOrPrefix(path, why string) string {
+	if strings.HasPrefix(why, path+":") {
+		return why
+	}
+	return path + ": " + why
 }

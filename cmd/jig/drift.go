@@ -107,11 +107,11 @@ func runDrift(ctx context.Context, o *driftOptions, st *streams) error {
 	}
 	sopts := stats.Options{NoShapes: o.noShapes, Workers: runtime.GOMAXPROCS(0)}
 	base, cur := stats.New(sopts), stats.New(sopts)
-	lb, err := loadStats(ctx, o.baseline, base)
+	lb, err := loadStats(ctx, "--baseline", o.baseline, base)
 	if err != nil {
 		return err
 	}
-	lc, err := loadStats(ctx, o.current, cur)
+	lc, err := loadStats(ctx, "--current", o.current, cur)
 	if err != nil {
 		return err
 	}

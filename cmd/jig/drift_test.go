@@ -238,7 +238,7 @@ func TestStatsCommand(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.jsonl"), data[:len(data)/3], 0o600)
 	os.WriteFile(filepath.Join(dir, "README"), []byte("notes"), 0o600)
 	code, _, errOut = jig(t, "", "stats", dir)
-	if code != 0 || !strings.Contains(errOut, "lines could not be read") || !strings.Contains(errOut, "README: skipped") {
+	if code != 0 || !strings.Contains(errOut, "line could not be read") || !strings.Contains(errOut, "README: skipped") {
 		t.Errorf("a cut-off recording beside a README: exit %d\n%s", code, errOut)
 	}
 }
@@ -250,7 +250,7 @@ func TestStatsSameWhateverTheWorkers(t *testing.T) {
 	rec := recordTraffic(t, 1, 3, 600)
 	report := func(workers int) string {
 		c := stats.New(stats.Options{Workers: workers})
-		if _, err := loadStats(context.Background(), []string{rec}, c); err != nil {
+		if _, err := loadStats(context.Background(), "recordings", []string{rec}, c); err != nil {
 			t.Fatal(err)
 		}
 		b, err := json.Marshal(c.Report(""))

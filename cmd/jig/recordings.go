@@ -61,3 +61,10 @@ func recordingFiles(args []string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// nothingRead is the error of a command none of whose files (what: the
+// argument that named them) is a recording: each skipped is a file's reason.
+func nothingRead(what string, skipped []string) error {
+	return usageErr("%s: no recording could be used: %s; name recordings jig wrote (jig sessions lists them) or files jig open imports (see 'jig open --help')",
+		what, strings.Join(skipped, "; "))
+}

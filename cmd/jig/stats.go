@@ -65,13 +65,16 @@ type loaded struct {
 	Notes      []string `json:"notes,omitempty"`
 }
 
-// loadStats streams the recordings into c.
-func loadStats(ctx context.Context, args []string, c *stats.Collector) (loaded, error) {
+// loadStats streams the recordings into c; what names them in an error
+// ("recordings", "baseline"). When none of them is a recording, it is an
+// error naming each file and why: statistics of nothing are no answer.
+func loadStats(ctx context.Context, what string, args []string, c *stats.Collector) (loaded, error) {
 	files, err := recordingFiles(args)
 	if err != nil {
 		return loaded{}, err
 	}
 	var l loaded
+	var skipped []string
 	for _, path := range files {
 		if ctx.Err() != nil {
 			return l, ctx.Err()
@@ -87,6 +90,7 @@ func loadStats(ctx context.Context, args []string, c *stats.Collector) (loaded, 
 		switch {
 		case errors.As(err, &ne):
 			l.Notes = append(l.Notes, fmt.Sprintf("%s: skipped: %v", path, err))
+			skipped = append(skipped, err.Error())
 			continue
 		case err != nil:
 			return l, usageErr("recording %s: %v", path, err)
@@ -101,7 +105,7 @@ func loadStats(ctx context.Context, args []string, c *stats.Collector) (loaded, 
 		l.Unanswered += feed.Unanswered
 		l.Cancelled += feed.Cancelled
 		if len(info.Warnings) > 0 {
-			l.Notes = append(l.Notes, fmt.Sprintf("%s: %d lines could not be read (%s); the rest is used", path, len(info.Warnings), info.Warnings[0]))
+			l.Notes = append(l.Notes, fmt.Sprintf("%s: %s could not be read (%s); the rest is used", path, frames.Count(len(info.Warnings), "line"), info.Warnings[0]))
 		}
 		if feed.Unanswered > 0 {
 			l.Notes = append(l.Notes, fmt.Sprintf("%s: %s got no response (the recording ends first); not counted", path, frames.Count(feed.Unanswered, "tool call")))
@@ -110,12 +114,15 @@ func loadStats(ctx context.Context, args []string, c *stats.Collector) (loaded, 
 			l.Notes = append(l.Notes, fmt.Sprintf("%s: %s cancelled (notifications/cancelled) before any response; not counted", path, frames.Count(feed.Cancelled, "tool call")))
 		}
 	}
+	if l.Files == 0 && len(skipped) > 0 {
+		return l, nothingRead(what, skipped)
+	}
 	return l, nil
 }
 
 func runStats(ctx context.Context, o *statsOptions, st *streams) error {
 	c := stats.New(stats.Options{NoShapes: o.noShapes, Workers: runtime.GOMAXPROCS(0)})
-	l, err := loadStats(ctx, o.recordings, c)
+	l, err := loadStats(ctx, "recordings", o.recordings, c)
 	if err != nil {
 		return err
 	}

@@ -130,7 +130,7 @@ func BenchmarkStatsMillionCalls(b *testing.B) {
 	cpu0 := cpuTime()
 	for range b.N {
 		c := stats.New(stats.Options{Workers: runtime.GOMAXPROCS(0)})
-		l, err := loadStats(context.Background(), files, c)
+		l, err := loadStats(context.Background(), "recordings", files, c)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func BenchmarkStatsOneFile(b *testing.B) {
 	defer func() { b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op") }()
 	for range b.N {
 		c := stats.New(stats.Options{Workers: runtime.GOMAXPROCS(0)})
-		if _, err := loadStats(context.Background(), []string{filepath.Join(dir, "s00.jsonl")}, c); err != nil {
+		if _, err := loadStats(context.Background(), "recordings", []string{filepath.Join(dir, "s00.jsonl")}, c); err != nil {
 			b.Fatal(err)
 		}
 	}

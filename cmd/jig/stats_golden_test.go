@@ -112,7 +112,7 @@ func TestStatsGolden(t *testing.T) {
 	base, cur := goldenCorpus(t, 1, 3000, false), goldenCorpus(t, 2, 3000, true)
 	collect := func(path string) *stats.Collector {
 		c := stats.New(stats.Options{Workers: 2})
-		if _, err := loadStats(context.Background(), []string{path}, c); err != nil {
+		if _, err := loadStats(context.Background(), "recordings", []string{path}, c); err != nil {
 			t.Fatal(err)
 		}
 		return c

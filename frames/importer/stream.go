@@ -44,6 +44,12 @@ func Stream(path string, fn func(f *frames.Frame) error) (Streamed, error) {
 	}
 	file, err := read(path, format)
 	if err != nil {
+		var pe *fs.PathError
+		if !errors.As(err, &pe) {
+			// Its first bytes looked like a format jig imports, and the
+			// rest is not one (a config.json beside the recordings).
+			err = &NotRecordingError{err}
+		}
 		return Streamed{}, err
 	}
 	defer file.Close()
