@@ -44,4 +44,18 @@ func TestAScriptThatCannotAnswerIsSaidAndNotPinned(t *testing.T) {
 	if code, out, rerr := jig(t, "", append([]string{"replay", file, "--no-record", "--"}, server...)...); code != exitOK {
 		t.Errorf("replay of the answered call: exit %d\n%s%s", code, out, rerr)
 	}
+
+	// --append refuses the same way, and the scenario is left as it was.
+	scenario := filepath.Join(dir, "scenario.json")
+	if code, _, stderr := jig(t, "", append([]string{"call", "echo", "--args", `{"message":"hi"}`, "--no-record", "--pin", scenario, "--"}, server...)...); code != exitOK {
+		t.Fatalf("pin of echo: exit %d\n%s", code, stderr)
+	}
+	before, _ := os.ReadFile(scenario)
+	code, _, stderr = jig(t, "", append([]string{"call", "trigger-elicitation-request", "--args", "{}", "--elicit", "accept-defaults", "--no-record", "--pin", scenario, "--append", "--step", "ask", "--"}, server...)...)
+	if code != exitUsage || !strings.Contains(stderr, `required field "name" has no default`) {
+		t.Errorf("--append with a script that cannot answer: exit %d, want 2\n%s", code, stderr)
+	}
+	if after, _ := os.ReadFile(scenario); string(after) != string(before) {
+		t.Errorf("the scenario changed: jig's failure was appended as a step")
+	}
 }

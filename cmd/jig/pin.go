@@ -260,20 +260,22 @@ func (o *callOptions) appendStep(ctx context.Context, st *streams, s *session.Se
 	if err != nil {
 		return err
 	}
+	// Listed first, as jig call lists them: the arguments are checked
+	// against the schema, and a name the server does not list is named.
+	lctx, lcancel := session.WithTimeout(ctx, o.target.timeout)
+	defer lcancel()
+	rawTools, typed, lerr := s.ListTools(lctx)
+	if lerr != nil {
+		return lerr
+	}
+	unlisted := o.checkTool(st, s, typed, args)
 	// Like jig call, the call has its own --timeout, not what the
 	// connection and the replayed steps left of it.
 	cctx, cancel := session.WithTimeout(ctx, o.target.timeout)
 	defer cancel()
 	ex, callErr := callWith(cctx, st, s, o.tool, args, o.progress, 0)
-	var rpc *session.RPCError
-	if callErr != nil && !errors.As(callErr, &rpc) {
-		return callErr
-	}
-	lctx, lcancel := session.WithTimeout(ctx, o.target.timeout)
-	defer lcancel()
-	rawTools, _, lerr := s.ListTools(lctx)
-	if lerr != nil {
-		return lerr
+	if refused := o.appendRefused(st, s, unlisted, ex, callErr); refused != nil {
+		return refused
 	}
 	popts, err := p.pinOptions(st, s, opts, replay.FindTool(rawTools, o.tool), o)
 	if err != nil {
@@ -302,6 +304,26 @@ func (o *callOptions) appendStep(ctx context.Context, st *streams, s *session.Se
 		return err
 	}
 	return o.report(st, ex, callErr)
+}
+
+// appendRefused is why the call just made is not appended, as jig call
+// --pin would refuse to pin it: a transport failure, jig's script having
+// failed the server's question, or a tool the server does not list. Nil
+// when it may be appended.
+func (o *callOptions) appendRefused(st *streams, s *session.Session, unlisted string, ex *session.Exchange, callErr error) error {
+	var rpc *session.RPCError
+	if callErr != nil && !errors.As(callErr, &rpc) {
+		return callErr
+	}
+	if failed := s.ScriptFailures(); len(failed) > 0 {
+		return o.scriptFailed(st, failed, ex, callErr)
+	}
+	if unlisted != "" {
+		fmt.Fprintf(st.err, "jig: nothing appended to %s: the server lists no tool named %q%s; check the name with jig tools\n", o.pin.file, o.tool, unlisted)
+		_ = o.report(st, ex, callErr)
+		return &exitError{code: exitUsage}
+	}
+	return nil
 }
 
 // appendSession opens the session of an append like the scenario's own:

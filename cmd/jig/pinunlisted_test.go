@@ -25,3 +25,24 @@ func TestPinOfAnUnlistedToolPinsNothing(t *testing.T) {
 		}
 	}
 }
+
+// The same for --append: a step of a tool the server does not list is not
+// added to the scenario, and the file is left as it was.
+func TestAppendOfAnUnlistedToolAppendsNothing(t *testing.T) {
+	server := peers.Node(t, peers.EverythingOld, "stdio")
+	file := filepath.Join(t.TempDir(), "s.json")
+	if code, _, stderr := jig(t, "", append([]string{"call", "echo", "--args", `{"message":"hi"}`, "--no-record", "--pin", file, "--"}, server...)...); code != 0 {
+		t.Fatalf("pin of echo: exit %d\n%s", code, stderr)
+	}
+	before, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := jig(t, "", append([]string{"call", "get-sum", "--args", `{"a":1,"b":2}`, "--no-record", "--pin", file, "--append", "--"}, server...)...)
+	if code != exitUsage || !strings.Contains(stderr, "nothing appended to "+file) || !strings.Contains(stderr, "it lists echo, add") {
+		t.Errorf("append of unlisted get-sum: exit %d, want 2, saying nothing was appended and what the server lists:\n%s", code, stderr)
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Errorf("the scenario changed:\n%s", after)
+	}
+}
