@@ -2,10 +2,12 @@ package session
 
 import (
 	"errors"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -269,5 +271,39 @@ func TestMissingInputs(t *testing.T) {
 		Env: map[string]string{"K": "${input:env}"}, Inputs: map[string]string{"env": "given"}}
 	if got := strings.Join(tgt.MissingInputs(), " "); got != "tok hdr" {
 		t.Errorf("MissingInputs = %q, want \"tok hdr\" (each once, in order; given ones left out)", got)
+	}
+}
+
+// envRefs and expandWith answer a value without '$' without the regexp:
+// every reference syntax starts with '$'. If a syntax without one is added
+// to envRef (%NAME%, say), this fails.
+func TestEnvRefsIsTheRegexp(t *testing.T) {
+	texts := []string{"", "plain", "${env:A}", "${input:id}", "${workspaceFolder}", "${userHome}", "${A}",
+		"${A:-x}", "$A", "a$", "$", "${", "%A%", "{env:A}", "env:A", "input:x}", "--token=${env:T}x$B"}
+	alphabet := []byte("$${}:-_aZ9%envinput ")
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, rnd.IntN(16))
+		for i := range b {
+			b[i] = alphabet[rnd.IntN(len(alphabet))]
+		}
+		texts = append(texts, string(b))
+	}
+	lookup := func(k string) (string, bool) { return "v-" + k, k != "B" }
+	tgt := Target{Inputs: map[string]string{"id": "in"}, Workspace: "/w"}
+	for _, s := range texts {
+		if got, want := envRefs(s), envRef().FindAllStringSubmatch(s, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("envRefs(%q) = %q, the regexp finds %q", s, got, want)
+		}
+		if strings.IndexByte(s, '$') < 0 {
+			if envRef().MatchString(s) {
+				t.Fatalf("envRef matches %q, which has no '$': envRefs and expandWith would miss it", s)
+			}
+			for _, bare := range []bool{false, true} {
+				if got, missing := tgt.expandWith(s, lookup, bare); got != s || missing != nil {
+					t.Fatalf("expandWith(%q, bare=%v) = %q, %q", s, bare, got, missing)
+				}
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -286,7 +287,8 @@ func (p *process) readStderr(r io.ReadCloser) {
 			line, err = nil, nil
 		}
 		if len(line) > 0 {
-			raw := trimCR([]byte(strings.TrimSuffix(string(line), "\n")))
+			// line is jig's own copy (readLine): the frame keeps it.
+			raw := trimCR(bytes.TrimSuffix(line, []byte("\n")))
 			p.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindStderr, Raw: raw})
 			if len(raw) > stderrLineKeep {
 				raw = append(raw[:stderrLineKeep:stderrLineKeep], "…"...)

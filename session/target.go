@@ -74,11 +74,24 @@ var envRef = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{input:([^}]*)\}|\$\{(workspaceFolder|userHome)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
 })
 
+// envRefs is envRef's FindAllStringSubmatch. Every reference starts with
+// '$', so a value without one (nearly every argument, URL and header) is
+// answered without compiling or running the regexp.
+func envRefs(s string) [][]string {
+	if strings.IndexByte(s, '$') < 0 {
+		return nil
+	}
+	return envRef().FindAllStringSubmatch(s, -1)
+}
+
 // expandWith expands every reference in s. bare says whether $NAME counts:
 // in headers and env values it does; in a command's arguments, a URL and a
 // folder only the ${...} forms do, since "$1" or "$HOME" there may be meant
 // literally. missing holds each reference that has no value, as written.
 func (t Target) expandWith(s string, lookup func(string) (string, bool), bare bool) (string, []string) {
+	if strings.IndexByte(s, '$') < 0 {
+		return s, nil // no reference: see envRefs
+	}
 	var missing []string
 	out := envRef().ReplaceAllStringFunc(s, func(m string) string {
 		sub := envRef().FindStringSubmatch(m)
@@ -191,7 +204,7 @@ func (t Target) MissingInputs() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, v := range values {
-		for _, m := range envRef().FindAllStringSubmatch(v, -1) {
+		for _, m := range envRefs(v) {
 			if !strings.HasPrefix(m[0], "${input:") || seen[m[2]] {
 				continue
 			}
@@ -281,7 +294,7 @@ func (t Target) Secrets() []string {
 	// An argument or URL keeps its literal text; what its ${env:...},
 	// ${input:...} or ${SECRET_NAME} references stood for is secret.
 	for _, v := range append(append([]string{}, t.Command...), t.URL) {
-		for _, m := range envRef().FindAllStringSubmatch(v, -1) {
+		for _, m := range envRefs(v) {
 			if m[1] == "" && m[2] == "" && !(m[4] != "" && isSensitiveName(m[4])) {
 				continue
 			}
@@ -400,7 +413,7 @@ func redactMap(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
 	for k, v := range m {
 		switch {
-		case envRef().MatchString(v) || !isSensitiveName(k):
+		case envRefs(v) != nil || !isSensitiveName(k):
 			out[k] = v // a reference, or not a secret
 		case strings.LastIndexByte(v, ' ') >= 0:
 			out[k] = v[:strings.LastIndexByte(v, ' ')+1] + "[REDACTED]" // keep "Bearer "
