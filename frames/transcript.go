@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 )
@@ -132,6 +133,10 @@ func (t *TranscriptWriter) WriteFrames(fs []*Frame) error {
 			// The record keeps the size that crossed, not the redacted one.
 			rf.Length = int64(len(f.Raw))
 		}
+		// Room for the record before it is encoded: appending a large frame's
+		// escaped bytes to a small buffer would grow it (a copy and a cleared
+		// tail each time) once per doubling.
+		b = slices.Grow(b, recordRoom(len(raw)))
 		b = appendRecord(b, &rf, raw)
 		if len(b) >= writeChunk || i == len(fs)-1 {
 			_, err = t.w.Write(b)
@@ -147,6 +152,11 @@ func (t *TranscriptWriter) WriteFrames(fs []*Frame) error {
 	t.buf = b
 	return err
 }
+
+// recordRoom is the room a record of a frame of n bytes needs, nearly
+// always: its fields (~200 bytes) and the frame's bytes escaped, which for
+// JSON text is a quote's backslash every few dozen bytes.
+func recordRoom(n int) int { return n + n/8 + 256 }
 
 func (t *TranscriptWriter) writeJSON(v any) error {
 	var buf bytes.Buffer
