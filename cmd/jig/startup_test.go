@@ -3,9 +3,15 @@ package main
 import (
 	"context"
 	"debug/buildinfo"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -138,4 +144,106 @@ func TestVersionFastPath(t *testing.T) {
 	if versionOnly([]string{"--version", "tools"}) || versionOnly([]string{"tools", "--version"}) {
 		t.Error("--version with more arguments is cobra's to answer")
 	}
+}
+
+// packageLevelWork are the calls no package-level variable or init function
+// of jig may make: they compile, read files, start processes or reach the
+// network when the binary starts, for every command, used or not. A small
+// regexp allocates too little for TestStartup's budget to see it (one is
+// ~1.5 KB in ~20 allocations), so the source is read for them instead.
+var packageLevelWork = map[string]string{
+	"regexp": "compiles", "text/template": "parses", "html/template": "parses",
+	"os": "does I/O", "io/ioutil": "does I/O", "os/exec": "starts processes", "net": "reaches the network",
+	"net/http": "reaches the network", "os/user": "reads the user database",
+}
+
+// TestStartupNoWorkAtPackageLevel reads every non-test Go file of jig and
+// fails on a call of packageLevelWork in a package-level variable's value or
+// an init function, outside function literals (sync.OnceValue's function
+// runs on first use: that is the way to keep such a value).
+func TestStartupNoWorkAtPackageLevel(t *testing.T) {
+	files := 0
+	err := filepath.WalkDir(filepath.Join("..", ".."), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != filepath.Join("..", "..") && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		files++
+		for _, w := range packageLevelCalls(t, path) {
+			t.Error(w)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 50 {
+		t.Fatalf("read only %d Go files of jig", files)
+	}
+}
+
+// packageLevelCalls lists the calls of packageLevelWork that run when the
+// package in path initialises.
+func packageLevelCalls(t *testing.T, path string) []string {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := map[string]string{} // local name → import path
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		name := p[strings.LastIndexByte(p, '/')+1:]
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		imports[name] = p
+	}
+	var found []string
+	look := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false // runs when called, not at init
+			case *ast.CallExpr:
+				sel, ok := n.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok {
+					if what, bad := packageLevelWork[imports[x.Name]]; bad {
+						found = append(found, fmt.Sprintf("%s: %s.%s at package level %s at every start of jig, whatever the command: "+
+							"do it on first use (sync.OnceValue) or where it is needed", fset.Position(n.Pos()), x.Name, sel.Sel.Name, what))
+					}
+				}
+			}
+			return true
+		})
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Tok == token.VAR {
+				for _, s := range d.Specs {
+					for _, v := range s.(*ast.ValueSpec).Values {
+						look(v)
+					}
+				}
+			}
+		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name == "init" {
+				look(d.Body)
+			}
+		}
+	}
+	return found
 }
