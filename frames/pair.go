@@ -3,7 +3,6 @@ package frames
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -182,72 +181,4 @@ func (p *Pairer) Open(i int, f *Frame) bool {
 func (p *Pairer) Pending(dir Direction, id string) bool {
 	_, ok := p.open[pairKey{dir, id}]
 	return ok
-}
-
-// A CallMatcher pairs responses with their requests as a stream of frames
-// goes by, the way a Pairer does (by id, per direction), but forgets each
-// request once it is answered: memory is bounded by the calls in flight, so
-// a million recorded calls stream through it. Unlike a Pairer it also pairs
-// a response that is not a valid message but names its id (a cut-off or
-// malformed answer), so the call it answered can be told what came back.
-type CallMatcher struct {
-	open map[pairKey]*Frame
-	// cancelled counts, by method, the requests a notifications/cancelled
-	// forgot before any response came.
-	cancelled map[string]int
-}
-
-// NewCallMatcher returns an empty CallMatcher.
-func NewCallMatcher() *CallMatcher {
-	return &CallMatcher{open: map[pairKey]*Frame{}, cancelled: map[string]int{}}
-}
-
-// Cancelled is how many requests with method were cancelled before any
-// response came.
-func (m *CallMatcher) Cancelled(method string) int { return m.cancelled[method] }
-
-// Add takes the next frame. A request is kept until answered; a response
-// returns the request it answers (and fills the response's Method from it),
-// or nil when it answers no request in flight. A notifications/cancelled
-// (its body in f.Raw) forgets the request it names: it will not be answered.
-func (m *CallMatcher) Add(f *Frame) *Frame {
-	switch {
-	case f.Kind == KindRequest:
-		m.open[pairKey{f.Dir, f.ID}] = f
-	case (f.IsResponse() || f.Kind == KindInvalid && f.Method == "") && f.ID != "":
-		k := pairKey{f.Dir.Opposite(), f.ID}
-		req, ok := m.open[k]
-		if !ok {
-			return nil
-		}
-		delete(m.open, k)
-		if f.Method == "" {
-			f.Method = req.Method
-		}
-		return req
-	case f.Kind == KindNotification && f.Method == "notifications/cancelled" && f.Raw != nil:
-		var n struct {
-			Params struct {
-				RequestID json.RawMessage `json:"requestId"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(f.Raw, &n) == nil && len(n.Params.RequestID) > 0 {
-			k := pairKey{f.Dir, string(n.Params.RequestID)}
-			if req, ok := m.open[k]; ok {
-				m.cancelled[req.Method]++
-				delete(m.open, k)
-			}
-		}
-	}
-	return nil
-}
-
-// Pending returns the requests still waiting for a response.
-func (m *CallMatcher) Pending() []*Frame {
-	out := make([]*Frame, 0, len(m.open))
-	for _, f := range m.open {
-		out = append(out, f)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
-	return out
 }

@@ -149,6 +149,7 @@ func checkFile(c *contract.Contracts, path string, each func(contract.Violation)
 		}
 		return nil
 	})
+	k.Finish()
 	cf := checkedFile{Path: path, Format: string(info.Format), Frames: n, Warnings: info.Warnings}
 	if err != nil {
 		var ne *importer.NotRecordingError
@@ -177,6 +178,8 @@ func addCounts(to *contract.Counts, c contract.Counts) {
 	to.ToolErrors += c.ToolErrors
 	to.Unusable += c.Unusable
 	to.NoSchema += c.NoSchema
+	to.Reused += c.Reused
+	to.Stray += c.Stray
 }
 
 func printCheckSummary(st *streams, rep checkReport) {
@@ -200,6 +203,12 @@ func printCheckSummary(st *streams, rep checkReport) {
 	}
 	if n.Unusable > 0 {
 		fmt.Fprintf(st.err, "; %d responses no usable result", n.Unusable)
+	}
+	if n.Reused > 0 {
+		fmt.Fprintf(st.err, "; %d calls shared an id with another still in flight, not checked (which response answers which cannot be told)", n.Reused)
+	}
+	if n.Stray > 0 {
+		fmt.Fprintf(st.err, "; %d responses answered no call in flight, not checked", n.Stray)
 	}
 	if n.NoSchema > 0 {
 		fmt.Fprintf(st.err, "; %d calls made before any tools/list (their outputSchema unknown)", n.NoSchema)

@@ -33,8 +33,9 @@ same bytes: a stale cache).
 
 Recordings that are cut off, agent transcripts (the client's rendering,
 not the server's answers), files that are no recording, calls that got no
-response and tools whose schema changed within the recordings are each
-counted and reported, never silently mixed in.`
+response, calls that shared an id with another in flight, responses to no
+call in flight and tools whose schema changed within the recordings are
+each counted and reported, never silently mixed in.`
 
 func newStatsCmd(st *streams, runF runFunc[statsOptions]) *cobra.Command {
 	o := &statsOptions{}
@@ -62,7 +63,37 @@ type loaded struct {
 	Frames     int64    `json:"frames"`
 	Unanswered int      `json:"unanswered_calls"`
 	Cancelled  int      `json:"cancelled_calls"`
+	Reused     int      `json:"reused_ids"`
+	Stray      int      `json:"stray_responses"`
 	Notes      []string `json:"notes,omitempty"`
+}
+
+// add counts a recording's feed, read, and notes what it could not use.
+func (l *loaded) add(path string, feed *stats.Feed, info importer.Streamed) {
+	l.Files++
+	l.Unanswered += feed.Unanswered
+	l.Cancelled += feed.Cancelled
+	l.Reused += feed.Reused
+	l.Stray += feed.Stray
+	note := func(format string, a ...any) { l.Notes = append(l.Notes, path+": "+fmt.Sprintf(format, a...)) }
+	if len(info.Warnings) > 0 {
+		note("%s could not be read (%s); the rest is used", frames.Count(len(info.Warnings), "line"), info.Warnings[0])
+	}
+	if feed.Unanswered > 0 {
+		note("%s got no response (the recording ends first); not counted", frames.Count(feed.Unanswered, "tool call"))
+	}
+	if feed.Forgotten > 0 {
+		note("%d of them were let go unanswered while more than %d calls waited at once (a response after that is counted as answering no call)", feed.Forgotten, frames.MaxOpenCalls)
+	}
+	if feed.Cancelled > 0 {
+		note("%s cancelled (notifications/cancelled) before any response; not counted", frames.Count(feed.Cancelled, "tool call"))
+	}
+	if feed.Reused > 0 {
+		note("%s shared an id with another call still in flight: which response answers which cannot be told; not counted", frames.Count(feed.Reused, "tool call"))
+	}
+	if feed.Stray > 0 {
+		note("%s answered no call in flight (its request is not in the recording, or was answered already); not counted", frames.Count(feed.Stray, "response"))
+	}
 }
 
 // loadStats streams the recordings into c; what names them in an error
@@ -100,19 +131,8 @@ func loadStats(ctx context.Context, what string, args []string, c *stats.Collect
 			l.Notes = append(l.Notes, fmt.Sprintf("%s: an agent transcript (%s): its results are the client's rendering, not the server's answers; its calls are in the statistics as recorded", path, info.Format))
 		}
 		feed.Close()
-		l.Files++
 		l.Frames += n
-		l.Unanswered += feed.Unanswered
-		l.Cancelled += feed.Cancelled
-		if len(info.Warnings) > 0 {
-			l.Notes = append(l.Notes, fmt.Sprintf("%s: %s could not be read (%s); the rest is used", path, frames.Count(len(info.Warnings), "line"), info.Warnings[0]))
-		}
-		if feed.Unanswered > 0 {
-			l.Notes = append(l.Notes, fmt.Sprintf("%s: %s got no response (the recording ends first); not counted", path, frames.Count(feed.Unanswered, "tool call")))
-		}
-		if feed.Cancelled > 0 {
-			l.Notes = append(l.Notes, fmt.Sprintf("%s: %s cancelled (notifications/cancelled) before any response; not counted", path, frames.Count(feed.Cancelled, "tool call")))
-		}
+		l.add(path, feed, info)
 	}
 	if l.Files == 0 && len(skipped) > 0 {
 		return l, nothingRead(what, skipped)

@@ -85,6 +85,12 @@ type Counts struct {
 	// the session, so the tool's outputSchema was unknown and only the
 	// contract's own schemas and rules applied.
 	NoSchema int `json:"no_schema"`
+	// Reused counts tools/call requests that shared an id with another
+	// still in flight, and Stray responses that answered no request in
+	// flight (Finish fills both): neither could be told which call it
+	// answered, so none is checked.
+	Reused int `json:"reused_ids"`
+	Stray  int `json:"stray_responses"`
 }
 
 // A Checker checks the tools/call responses of one session against the
@@ -120,6 +126,13 @@ func (k *Checker) Add(f *frames.Frame) []Violation {
 		return k.Check(req, f)
 	}
 	return nil
+}
+
+// Finish counts what could not be paired (Counts.Reused, Counts.Stray)
+// once the session's frames are all added.
+func (k *Checker) Finish() {
+	k.Counts.Reused = k.matcher.Reused("tools/call")
+	k.Counts.Stray = k.matcher.Stray("tools/call") + k.matcher.Stray("")
 }
 
 // learn keeps the outputSchema of each tool a tools/list result lists.

@@ -207,9 +207,13 @@ type Feed struct {
 	c       *Collector
 	matcher *frames.CallMatcher
 	defs    map[string]string // tool → digest of its definition
-	// Unanswered is filled by Close: requests that got no response;
-	// Cancelled those a notifications/cancelled ended first.
-	Unanswered, Cancelled int
+	// Unanswered is filled by Close: requests that got no response
+	// (Forgotten of them let go unanswered while more than
+	// frames.MaxOpenCalls waited); Cancelled those a notifications/cancelled
+	// ended first; Reused requests that shared an id with another in
+	// flight, and Stray responses that answered no request in flight:
+	// which call either answered cannot be told, so none is counted.
+	Unanswered, Forgotten, Cancelled, Reused, Stray int
 }
 
 // Session starts feeding one session (one recording).
@@ -243,6 +247,10 @@ func (s *Feed) Close() {
 			s.Unanswered++
 		}
 	}
+	s.Forgotten = s.matcher.Forgotten("tools/call")
+	s.Unanswered += s.Forgotten
+	s.Reused = s.matcher.Reused("tools/call")
+	s.Stray = s.matcher.Stray("tools/call") + s.matcher.Stray("")
 }
 
 func (s *Feed) learn(raw []byte) {
