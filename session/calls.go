@@ -167,9 +167,6 @@ func (s *Session) CallToolWith(ctx context.Context, name string, args json.RawMe
 			s.progress.finish(token, s.progressOnWire(token, mark, end))
 		}
 	}
-	if errors.As(err, &cancelled) && ex != nil {
-		s.awaitCancelled(ex.Request, time.Second)
-	}
 	if ex == nil && err == nil {
 		return nil, fmt.Errorf("tools/call %s: no response frame was recorded", name)
 	}

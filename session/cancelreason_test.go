@@ -14,8 +14,8 @@ import (
 
 // The notifications/cancelled the SDK writes for a cancelled call says why
 // in words, not as Go's context error: "cancelled by the user" when the
-// user cancelled it, a timeout said as one, and no reason when jig cannot
-// tell (the subscriptions/listen stream cancelled at Close). Over stdio
+// user cancelled it, a timeout said as one, and "the client closed the
+// session" for the subscriptions/listen stream cancelled at Close. Over stdio
 // (legacy and 2026-07-28 eras) and Streamable HTTP.
 func TestCancelReasonIsHuman(t *testing.T) {
 	bin := peers.Path(t, peers.MCPGo)
@@ -56,13 +56,16 @@ func TestCancelReasonIsHuman(t *testing.T) {
 				t.Fatal("slow answered before the timeout")
 			}
 			s.Close()
-			// The first cancellation of each slow call says why (a later
-			// repeat of the same request's cancel, seen once in the
-			// stateless era under load, says nothing new about it).
-			calls := map[string]bool{}
+			// Every cancellation jig sent is checked: one per request, for
+			// the two calls in order, each saying why, and, in the
+			// 2026-07-28 era, the subscriptions/listen stream's at Close
+			// after them. (CI once saw the listen's, then reason-less,
+			// between the two: the timed-out call's cancellation was not
+			// waited for, and Close overtook it.)
+			requests := map[string]string{}
 			for _, f := range s.Log.Frames() {
-				if f.Dir == frames.ClientToServer && f.Method == "tools/call" && f.Kind == frames.KindRequest {
-					calls[f.ID] = true
+				if f.Dir == frames.ClientToServer && f.Kind == frames.KindRequest {
+					requests[f.ID] = f.Method
 				}
 			}
 			var reasons []string
@@ -81,19 +84,25 @@ func TestCancelReasonIsHuman(t *testing.T) {
 					t.Fatalf("#%d: %v", f.Seq, err)
 				}
 				id := string(n.Params.RequestID)
-				if !calls[id] || seen[id] {
-					continue
+				if seen[id] {
+					t.Errorf("#%d cancels request %s a second time", f.Seq, id)
 				}
 				seen[id] = true
-				if n.Params.Reason == nil {
-					reasons = append(reasons, "(none)")
-				} else {
-					reasons = append(reasons, *n.Params.Reason)
+				reason := "(none)"
+				if n.Params.Reason != nil {
+					reason = *n.Params.Reason
+				}
+				reasons = append(reasons, requests[id]+": "+reason)
+			}
+			want := []string{"tools/call: cancelled by the user", "tools/call: timed out: the client stopped waiting"}
+			for _, m := range requests {
+				if m == "subscriptions/listen" {
+					want = append(want, "subscriptions/listen: the client closed the session")
 				}
 			}
 			got := strings.Join(reasons, "; ")
-			if !strings.HasPrefix(got, "cancelled by the user; timed out: the client stopped waiting") {
-				t.Errorf("the cancellations' reasons are %q, want the user's cancel, then the timeout", got)
+			if got != strings.Join(want, "; ") {
+				t.Errorf("the cancellations are %q, want %q", got, strings.Join(want, "; "))
 			}
 			if strings.Contains(got, "context ") {
 				t.Errorf("a Go context error went on the wire as a reason: %q", got)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,7 +71,8 @@ func (w *written) all() []string {
 // (stdio, IO, in-memory): it learns the id of each request as it is written.
 type idConn struct {
 	mcp.Connection
-	era *eraState // nil: messages go as the SDK wrote them
+	era     *eraState    // nil: messages go as the SDK wrote them
+	closing *atomic.Bool // the session's: Close was called
 }
 
 func (c idConn) Write(ctx context.Context, msg jsonrpc.Message) error {
@@ -79,7 +82,7 @@ func (c idConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			c.era.observe(r.Params)
 		}
 	} else if ok {
-		msg = humanCancelMessage(ctx, msg)
+		msg = humanCancelMessage(ctx, msg, c.closing.Load())
 		if c.era != nil {
 			msg = c.era.completeMessage(msg)
 		}
@@ -90,7 +93,8 @@ func (c idConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // idTransport connects with an idConn around the transport's connection.
 type idTransport struct {
 	mcp.Transport
-	era *eraState
+	era     *eraState
+	closing *atomic.Bool
 }
 
 func (t idTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -98,7 +102,7 @@ func (t idTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return idConn{c, t.era}, nil
+	return idConn{c, t.era, t.closing}, nil
 }
 
 // idText is an id as the JSON text frames.Frame.ID holds ("4", "\"abc\"").
@@ -163,6 +167,13 @@ func (s *Session) roundTrip(ctx context.Context, what, method string, fn func(ct
 	ctx, w := expectWrite(ctx, method)
 	err := s.call(ctx, what, fn)
 	ex := s.exchangeOf(mark, w)
+	if err != nil && ctx.Err() != nil && ex != nil && ex.Request != nil {
+		// The call's context ended (the user cancelled it, its timeout ran
+		// out): the SDK sends notifications/cancelled in the background.
+		// Wait for it to cross, so a session closed right after still has
+		// it, and before what Close cancels (subscriptions/listen).
+		s.awaitCancelled(ex.Request, time.Second)
+	}
 	if re, ok := err.(*RPCError); ok {
 		if ex != nil {
 			re.Raw = ex.Error

@@ -47,6 +47,8 @@ type httpTap struct {
 	bad atomic.Pointer[BadAnswerError]
 	// reach is whether the server answered the last round trip.
 	reach *reach
+	// closing is the session's: Close was called.
+	closing *atomic.Bool
 	// answers holds, by request id, the error jig sends in place of the
 	// SDK's answer to a server request jig withheld (see sseTap.emit).
 	answers  sync.Map
@@ -170,7 +172,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		var method string
 		if !raw {
-			body = humanCancel(req.Context(), body)
+			body = humanCancel(req.Context(), body, t.closing.Load())
 		}
 		if t.era != nil && !raw {
 			body, method = t.era.complete(body)

@@ -60,15 +60,25 @@ var ErrCancelled = errors.New("cancelled by the user")
 // exceeded" went on the wire to the server's logs. jig says why in words
 // when the call's context tells (the user cancelled it, jig's timeout ran
 // out) and sends no reason when it does not (the optional field is left
-// out), rather than Go's text.
+// out), rather than Go's text. A cancellation sent while the session
+// closes for a request that is no call of jig's (the 2026-07-28 era's
+// subscriptions/listen stream, which the SDK cancels at Close) says the
+// client closed the session.
 
 // cancelReasons are the SDK's reasons (its context's errors) jig replaces.
 var cancelReasons = map[string]bool{context.Canceled.Error(): true, context.DeadlineExceeded.Error(): true}
 
+// closedReason is the reason of a cancellation the SDK sends at Close.
+const closedReason = "the client closed the session"
+
 // cancelReason is the reason to send for the call ctx belongs to, or "".
-func cancelReason(ctx context.Context) string {
+// closing: the session is closing.
+func cancelReason(ctx context.Context, closing bool) string {
 	w, _ := ctx.Value(writtenKey{}).(*written)
 	if w == nil || w.call == nil {
+		if closing {
+			return closedReason
+		}
 		return ""
 	}
 	switch {
@@ -82,7 +92,7 @@ func cancelReason(ctx context.Context) string {
 
 // humanCancel rewrites a notifications/cancelled body whose reason is one
 // of the SDK's Go errors; any other body is returned as it is.
-func humanCancel(ctx context.Context, body []byte) []byte {
+func humanCancel(ctx context.Context, body []byte, closing bool) []byte {
 	if !bytes.Contains(body, []byte(`"notifications/cancelled"`)) {
 		return body
 	}
@@ -93,7 +103,7 @@ func humanCancel(ctx context.Context, body []byte) []byte {
 		json.Unmarshal(msg["params"], &params) != nil || json.Unmarshal(params["reason"], &reason) != nil || !cancelReasons[reason] {
 		return body
 	}
-	if why := cancelReason(ctx); why != "" {
+	if why := cancelReason(ctx, closing); why != "" {
 		params["reason"], _ = json.Marshal(why)
 	} else {
 		delete(params, "reason")
@@ -107,12 +117,12 @@ func humanCancel(ctx context.Context, body []byte) []byte {
 }
 
 // humanCancelMessage is humanCancel for a message about to be written.
-func humanCancelMessage(ctx context.Context, msg jsonrpc.Message) jsonrpc.Message {
+func humanCancelMessage(ctx context.Context, msg jsonrpc.Message, closing bool) jsonrpc.Message {
 	r, ok := msg.(*jsonrpc.Request)
 	if !ok || r.Method != "notifications/cancelled" {
 		return msg
 	}
-	return rewriteMessage(msg, func(body []byte) []byte { return humanCancel(ctx, body) })
+	return rewriteMessage(msg, func(body []byte) []byte { return humanCancel(ctx, body, closing) })
 }
 
 // rewriteMessage is msg with its encoding passed through f: msg itself

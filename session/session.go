@@ -418,7 +418,7 @@ func (s *Session) transport() (mcp.Transport, error) {
 			return nil, err
 		}
 		s.proc, s.line = p, p.tap
-		return idTransport{&mcp.IOTransport{Reader: p.tap, Writer: p.tap, MaxLineLength: -1}, s.era}, nil
+		return idTransport{&mcp.IOTransport{Reader: p.tap, Writer: p.tap, MaxLineLength: -1}, s.era, &s.closing}, nil
 	case TransportDemo:
 		release := t.Release
 		if release == 0 {
@@ -443,14 +443,14 @@ func (s *Session) transport() (mcp.Transport, error) {
 		s.line = tap
 		// The server's last lines are in the Log once the tap has read them all.
 		s.stop = func() { c2sW.Close(); cancel(); <-done; <-tap.done }
-		return idTransport{&mcp.IOTransport{Reader: tap, Writer: tap, MaxLineLength: -1}, s.era}, nil
+		return idTransport{&mcp.IOTransport{Reader: tap, Writer: tap, MaxLineLength: -1}, s.era, &s.closing}, nil
 	case TransportStreamable, TransportSSE:
 		headers := http.Header{}
 		for k, v := range t.Headers {
 			headers.Add(k, v)
 		}
 		s.http = &httpTap{next: http.DefaultTransport, log: s.Log, headers: headers, redact: redact, era: s.era, limit: s.opts.MaxFrame,
-			allowCross: s.opts.AllowCrossOriginEndpoint, reach: newReach()}
+			allowCross: s.opts.AllowCrossOriginEndpoint, reach: newReach(), closing: &s.closing}
 		if u, err := url.Parse(t.URL); err == nil && u.Host != "" {
 			s.http.origin = originOf(u)
 		}
