@@ -59,3 +59,45 @@ func TestAScriptThatCannotAnswerIsSaidAndNotPinned(t *testing.T) {
 		t.Errorf("the scenario changed: jig's failure was appended as a step")
 	}
 }
+
+// A fixture whose own answers cannot answer the server at replay: jig
+// answers with its own error, so the drift is about the fixture's answers.
+// Replay says so instead of offering to accept it, --update and review
+// refuse to pin jig's failure, and the report carries it.
+func TestReplaySaysTheFixturesAnswersFailed(t *testing.T) {
+	server := peers.Node(t, peers.Everything, "stdio")
+	dir := t.TempDir()
+	file, answers, report := filepath.Join(dir, "elicit.json"), filepath.Join(dir, "answers.json"), filepath.Join(dir, "report.json")
+	if err := os.WriteFile(answers, []byte(`{"answers":[{"action":"accept","content":{"name":"Ada"}}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := jig(t, "", append([]string{"call", "trigger-elicitation-request", "--args", "{}", "--elicit", "@" + answers, "--no-record", "--pin", file, "--"}, server...)...); code != exitOK {
+		t.Fatalf("pin: exit %d\n%s", code, stderr)
+	}
+	pinned, _ := os.ReadFile(file)
+	// The answer is in the fixture's "answers" and in its pinned input.
+	broken := strings.ReplaceAll(string(pinned), `"name": "Ada"`, `"nick": "Ada"`)
+	if broken == string(pinned) {
+		t.Fatalf("the fixture's answer is not where the test looks:\n%s", pinned)
+	}
+	if err := os.WriteFile(file, []byte(broken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := jig(t, "", append([]string{"replay", file, "--no-record", "--report", "json=" + report, "--"}, server...)...)
+	if code != exitServerError || !strings.Contains(out, `the fixture's answers could not answer the server`) || !strings.Contains(out, `required field "name"`) {
+		t.Errorf("replay: exit %d, want 1 naming the failed answer\n%s", code, out)
+	}
+	if strings.Contains(out, "accept it with") {
+		t.Errorf("replay offers to accept the server's answer to jig's error:\n%s", out)
+	}
+	if rep, _ := os.ReadFile(report); !strings.Contains(string(rep), `"script_failures"`) {
+		t.Errorf("the report does not carry the failure:\n%s", rep)
+	}
+	code, _, stderr := jig(t, "", append([]string{"replay", file, "--no-record", "--update", "--reason", "r", "--"}, server...)...)
+	if after, _ := os.ReadFile(file); code == exitOK || string(after) != broken {
+		t.Errorf("--update: exit %d, and the fixture changed = %v: jig's failure was pinned\n%s", code, string(after) != broken, stderr)
+	}
+	if code, _, stderr := jig(t, "", "review", report, "--accept", "elicit", "--reason", "r"); code != exitUsage || !strings.Contains(stderr, "nothing to accept") {
+		t.Errorf("review --accept: exit %d, want 2\n%s", code, stderr)
+	}
+}

@@ -487,6 +487,10 @@ func (o *replayOptions) suggestAccept(st *streams, drifted []replay.Outcome, thr
 			fmt.Fprintf(st.out, "%s is obsolete: tool %q is no longer listed%s; re-pin it or delete it\n", d.Path, d.Report.Tool, hint)
 			continue
 		}
+		if len(d.Report.ScriptFailures) > 0 {
+			fmt.Fprintf(st.out, "%s: its answers could not answer the server (above): fix the fixture's \"answers\" or re-pin it\n", d.Path)
+			continue
+		}
 		accept = append(accept, d.Path)
 	}
 	if len(accept) > 0 {

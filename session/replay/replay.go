@@ -471,8 +471,15 @@ func stepsOn(ctx context.Context, s *session.Session, tools map[string]json.RawM
 		}
 		cctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 		progress := progressToken(step.Request.Params)
+		failed := s.ScriptFailures()
 		ex, err := send(cctx, s, o.Case, step.Request.Method, params, progress)
 		cancel()
+		for _, nf := range newFailures(failed, s.ScriptFailures()) {
+			if len(calls) > 1 {
+				nf = f.Label(i) + ": " + nf
+			}
+			rep.ScriptFailures = append(rep.ScriptFailures, nf)
+		}
 		var rpc *session.RPCError
 		if err != nil && !errors.As(err, &rpc) {
 			if len(calls) > 1 {
@@ -539,6 +546,24 @@ func stepsOn(ctx context.Context, s *session.Session, tools map[string]json.RawM
 	}
 	o.Report = rep
 	return nowRaw, nil
+}
+
+// newFailures are the script failures in after that were not in before
+// (a session's failures only grow; counted, as two can read the same).
+func newFailures(before, after []string) []string {
+	seen := map[string]int{}
+	for _, f := range before {
+		seen[f]++
+	}
+	var out []string
+	for _, f := range after {
+		if seen[f] > 0 {
+			seen[f]--
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // OnSession replays a case's steps on a session that is already open, as
@@ -720,6 +745,11 @@ type UpdateOptions struct {
 // replaying it on its recorded target stays green.
 func Update(o Outcome, uo UpdateOptions) error {
 	f := o.Fixture
+	if len(o.Report.ScriptFailures) > 0 {
+		// The actual response answers jig's own error: accepting it would
+		// pin jig's failure as the server's expected answer.
+		return fmt.Errorf("the fixture's answers could not answer the server (%s): fix its \"answers\" or re-pin it", o.Report.ScriptFailures[0])
+	}
 	own := sessionTarget(f.Target)
 	from := ""
 	if !sameTarget(own, o.Target) {
