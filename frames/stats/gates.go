@@ -167,8 +167,10 @@ func parseGate(tool, metric, threshold string) (gate, error) {
 	}
 	pctSign := strings.HasSuffix(th, "%")
 	x, err := strconv.ParseFloat(strings.TrimSuffix(th, "%"), 64)
-	if err != nil {
-		return g, fmt.Errorf("threshold %q: %q is not a number", threshold, th)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		// NaN and Inf parse: a gate <NaN failed whatever was measured,
+		// <Inf passed whatever was.
+		return g, fmt.Errorf("threshold %q: %q is not a finite number", threshold, th)
 	}
 	if pctSign {
 		x /= 100
