@@ -32,6 +32,10 @@ type Scanner struct {
 	frame *Frame
 	meta  *Meta
 	err   error
+	// spans: list the long strings of each frame (WithSpans); cur the
+	// frame's.
+	spans bool
+	cur   []Span
 }
 
 // NewScanner reads a transcript from r; name is what errors and warnings
@@ -40,11 +44,24 @@ func NewScanner(r io.Reader, name string) *Scanner {
 	return &Scanner{name: name, br: bufio.NewReaderSize(r, indexBufSize)}
 }
 
+// WithSpans makes the Scanner list, for each frame it reads, where the long
+// string literals of its bytes lie (see Span; Spans). It returns s.
+func (s *Scanner) WithSpans() *Scanner {
+	s.spans = true
+	return s
+}
+
+// Spans lists the long string literals of the frame Next read, each a
+// valid JSON string, in order, when WithSpans asked for them: offsets into
+// its Raw as read (nil when none were found, or when Raw is changed). The
+// slice is the caller's to keep.
+func (s *Scanner) Spans() []Span { return s.cur }
+
 // Next advances to the next frame or meta record and reports whether there
 // is one. The header is read on the way: Header holds it. At the end, Err
 // says whether the file was unreadable or no jig transcript at all.
 func (s *Scanner) Next() bool {
-	s.frame, s.meta = nil, nil
+	s.frame, s.meta, s.cur = nil, nil, nil
 	for s.err == nil {
 		line, err := s.br.ReadSlice('\n')
 		for errors.Is(err, bufio.ErrBufferFull) {
@@ -126,7 +143,11 @@ func (s *Scanner) record(rec []byte) error {
 		}
 		return fmt.Errorf("unknown record type %q", probe.Type)
 	}
-	f, err := decodeFrameRecord(rec)
+	var spans *[]Span
+	if s.spans {
+		spans = &s.cur
+	}
+	f, err := decodeFrameRecord(rec, spans)
 	if err != nil {
 		return err
 	}
@@ -137,8 +158,9 @@ func (s *Scanner) record(rec []byte) error {
 // decodeFrameRecord is DecodeRecordFrame for records in the layout
 // TranscriptWriter writes (the body last), decoding the metadata alone with
 // encoding/json and unescaping the body by hand: several times faster on
-// large bodies. Other layouts go through DecodeRecordFrame.
-func decodeFrameRecord(rec []byte) (*Frame, error) {
+// large bodies. Other layouts go through DecodeRecordFrame. With spans
+// set, the body's long strings are listed there (see unquoteSpans).
+func decodeFrameRecord(rec []byte, spans *[]Span) (*Frame, error) {
 	for _, key := range [][]byte{rawKey, rawB64Key} {
 		i := bytes.Index(rec, key)
 		if i < 0 || !bytes.HasSuffix(rec, []byte(`"}`)) {
@@ -162,7 +184,12 @@ func decodeFrameRecord(rec []byte) (*Frame, error) {
 			f.Raw = raw
 			return &f, nil
 		}
-		raw, ok := unescapeJSONString(body)
+		var raw []byte
+		if spans != nil && bytes.IndexByte(body, '\\') >= 0 {
+			raw, *spans, ok = unquoteSpans(body, nil)
+		} else {
+			raw, ok = unescapeJSONString(body)
+		}
 		if !ok {
 			break
 		}

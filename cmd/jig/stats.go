@@ -112,9 +112,9 @@ func loadStats(ctx context.Context, what string, args []string, c *stats.Collect
 		}
 		feed := c.Session()
 		var n int64
-		info, err := importer.Stream(path, func(f *frames.Frame) error {
+		info, err := importer.StreamSpans(path, func(f *frames.Frame, spans []frames.Span) error {
 			n++
-			feed.Add(f)
+			feed.AddSpans(f, spans)
 			return nil
 		})
 		var ne *importer.NotRecordingError

@@ -31,6 +31,17 @@ type Streamed struct {
 // size does not matter; other formats are converted in memory first, as
 // Open does. fn's error stops the stream and is returned.
 func Stream(path string, fn func(f *frames.Frame) error) (Streamed, error) {
+	return stream(path, false, func(f *frames.Frame, _ []frames.Span) error { return fn(f) })
+}
+
+// StreamSpans is Stream that also hands fn where the long strings of each
+// frame's bytes lie (frames.Scanner.Spans: a reader passing over a result's
+// text need not read it twice); nil in formats other than jig's.
+func StreamSpans(path string, fn func(f *frames.Frame, spans []frames.Span) error) (Streamed, error) {
+	return stream(path, true, fn)
+}
+
+func stream(path string, spans bool, fn func(f *frames.Frame, spans []frames.Span) error) (Streamed, error) {
 	format, err := Sniff(path)
 	if err != nil {
 		var pe *fs.PathError
@@ -40,7 +51,7 @@ func Stream(path string, fn func(f *frames.Frame) error) (Streamed, error) {
 		return Streamed{}, err
 	}
 	if format == FormatJig {
-		return streamJig(path, fn)
+		return streamJig(path, spans, fn)
 	}
 	file, err := read(path, format)
 	if err != nil {
@@ -61,14 +72,14 @@ func Stream(path string, fn func(f *frames.Frame) error) (Streamed, error) {
 				return out, err
 			}
 		}
-		if err := fn(&f); err != nil {
+		if err := fn(&f, nil); err != nil {
 			return out, err
 		}
 	}
 	return out, nil
 }
 
-func streamJig(path string, fn func(f *frames.Frame) error) (Streamed, error) {
+func streamJig(path string, spans bool, fn func(f *frames.Frame, spans []frames.Span) error) (Streamed, error) {
 	r, err := frames.OpenRegular(path)
 	if err != nil {
 		return Streamed{}, err
@@ -80,10 +91,14 @@ func streamJig(path string, fn func(f *frames.Frame) error) (Streamed, error) {
 	// memory bounded.
 	type batch struct {
 		frames []*frames.Frame
+		spans  [][]frames.Span // each frame's, with spans
 		metas  []frames.Meta
 	}
 	const batchSize = 256
 	s := frames.NewScanner(r, path)
+	if spans {
+		s.WithSpans()
+	}
 	ch := make(chan batch, 4)
 	stop := make(chan struct{})
 	go func() {
@@ -94,6 +109,9 @@ func streamJig(path string, fn func(f *frames.Frame) error) (Streamed, error) {
 				b.metas = append(b.metas, *m)
 			} else {
 				b.frames = append(b.frames, s.Frame())
+				if spans {
+					b.spans = append(b.spans, s.Spans())
+				}
 			}
 			if len(b.frames)+len(b.metas) >= batchSize {
 				select {
@@ -115,8 +133,12 @@ func streamJig(path string, fn func(f *frames.Frame) error) (Streamed, error) {
 	var ferr error
 	for b := range ch {
 		out.Metas = append(out.Metas, b.metas...)
-		for _, f := range b.frames {
-			if ferr = fn(f); ferr != nil {
+		for i, f := range b.frames {
+			var sp []frames.Span
+			if spans {
+				sp = b.spans[i]
+			}
+			if ferr = fn(f, sp); ferr != nil {
 				break
 			}
 		}

@@ -91,8 +91,10 @@ type job struct {
 	g    *Group
 	kind frames.Kind
 	raw  []byte
-	args uint64
-	at   time.Time
+	// spans are raw's long strings, known valid (frames.Scanner.Spans).
+	spans []frames.Span
+	args  uint64
+	at    time.Time
 }
 
 type groupKey struct{ tool, shape string }
@@ -223,14 +225,18 @@ func (c *Collector) Session() *Feed {
 }
 
 // Add takes the session's next frame, with its bytes.
-func (s *Feed) Add(f *frames.Frame) {
+func (s *Feed) Add(f *frames.Frame) { s.AddSpans(f, nil) }
+
+// AddSpans is Add of a frame whose long strings are known (a
+// frames.Scanner's Spans of it): a result's text is not read again.
+func (s *Feed) AddSpans(f *frames.Frame, spans []frames.Span) {
 	req := s.matcher.Add(f)
 	if req == nil {
 		return
 	}
 	switch req.Method {
 	case "tools/call":
-		s.c.call(s, req, f)
+		s.c.call(s, req, f, spans)
 	case "tools/list":
 		s.c.NonTool++
 		s.learn(f.Raw)
@@ -320,7 +326,7 @@ func (c *Collector) Group(tool, shape string) *Group {
 	return c.groups[groupKey{tool, shape}]
 }
 
-func (c *Collector) call(s *Feed, req, resp *frames.Frame) {
+func (c *Collector) call(s *Feed, req, resp *frames.Frame, spans []frames.Span) {
 	lit, args := contract.ToolCallLiteral(&c.walker, req.Raw)
 	name, ok := c.names[string(lit)]
 	if !ok {
@@ -360,7 +366,7 @@ func (c *Collector) call(s *Feed, req, resp *frames.Frame) {
 	}
 	// The outcome is the group's reader's to count; the tool's are added
 	// up from its groups (see wait).
-	j := job{g: g, kind: resp.Kind, raw: resp.Raw, args: digest(args), at: resp.Time}
+	j := job{g: g, kind: resp.Kind, raw: resp.Raw, spans: spans, args: digest(args), at: resp.Time}
 	if c.opts.Workers <= 1 {
 		c.reader.read(j)
 		return
@@ -420,7 +426,7 @@ func (rd *reader) read(j job) {
 		g.Unusable++
 		return
 	}
-	r := rd.members(j.raw)
+	r := rd.members(j.raw, j.spans)
 	switch {
 	case r == nil:
 		g.Unusable++
@@ -451,10 +457,10 @@ func (r *result) key(i int) []byte {
 
 // members reads the top-level members of a response's result (into a
 // buffer the reader reuses), or nil when the result is no object.
-func (rd *reader) members(raw []byte) *result {
+func (rd *reader) members(raw []byte, spans []frames.Span) *result {
 	r := &rd.result
 	r.keys, r.ends, r.vals, r.isError, r.isSC = r.keys[:0], r.ends[:0], r.vals[:0], false, false
-	if _, ok := rd.walker.MembersAt(raw, "result", func(key, val []byte) {
+	if _, ok := rd.walker.MembersAtSpans(raw, spans, "result", func(key, val []byte) {
 		switch string(key) {
 		case "isError":
 			r.isError = string(val) == "true"

@@ -15,15 +15,15 @@ import (
 // noted; a result that is no object is none.
 func TestResultMembers(t *testing.T) {
 	c := New(Options{})
-	r := c.reader.members([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a \"} b"}],"isError":true}}`))
+	r := c.reader.members([]byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a \"} b"}],"isError":true}}`), nil)
 	if r == nil || !r.isError || r.isSC || string(r.keys) != "contentisError" || len(r.ends) != 2 {
 		t.Errorf("members = %+v", r)
 	}
-	r = c.reader.members([]byte(`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":null,"isError":false}}`))
+	r = c.reader.members([]byte(`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":null,"isError":false}}`), nil)
 	if r == nil || r.isError || r.isSC {
 		t.Errorf("members = %+v", r)
 	}
-	if r := c.reader.members([]byte(`{"jsonrpc":"2.0","id":1,"result":[1]}`)); r != nil {
+	if r := c.reader.members([]byte(`{"jsonrpc":"2.0","id":1,"result":[1]}`), nil); r != nil {
 		t.Errorf("a result that is no object was taken: %+v", r)
 	}
 }
