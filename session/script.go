@@ -161,6 +161,25 @@ func ScriptFromJSON(raw json.RawMessage, source string) (*Script, error) {
 	return s, nil
 }
 
+// Concat is a script that gives first's answers, then then's: a scenario's
+// answers for its earlier steps followed by a new step's (jig call
+// --append). Either may be nil. A script that answers every request the
+// same way (a Mode) cannot be followed or preceded by other answers.
+func Concat(first, then *Script) (*Script, error) {
+	switch {
+	case first == nil || (first.Mode == "" && len(first.Answers) == 0):
+		return then, nil
+	case then == nil || (then.Mode == "" && len(then.Answers) == 0):
+		return first, nil
+	case first.Mode != "":
+		return nil, fmt.Errorf("%s answers every request the same way (%s): %s would never be used", first.Source, first.Mode, then.Source)
+	case then.Mode != "":
+		return nil, fmt.Errorf("%s answers every request the same way, so it cannot follow the %d answers of %s: give the new step's answers in a file (@answers.json)", then.Source, len(first.Answers), first.Source)
+	}
+	return &Script{Source: first.Source + ", then " + then.Source,
+		Answers: append(append([]Answer(nil), first.Answers...), then.Answers...)}, nil
+}
+
 // ErrScriptExhausted is returned (and sent to the server as an error) when a
 // script has no answer left for a request.
 var ErrScriptExhausted = errors.New("no scripted answer left")

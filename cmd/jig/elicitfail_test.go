@@ -101,3 +101,37 @@ func TestReplaySaysTheFixturesAnswersFailed(t *testing.T) {
 		t.Errorf("review --accept: exit %d, want 2\n%s", code, stderr)
 	}
 }
+
+// --append replays the scenario's earlier steps with the scenario's own
+// answers and answers the new call with --elicit's; the appended fixture
+// keeps both, in order, and replays green. (The earlier steps got no
+// answers, or the new call's, and the new call's answers were dropped.)
+func TestAppendKeepsEveryStepsAnswers(t *testing.T) {
+	server := peers.Node(t, peers.Everything, "stdio")
+	dir := t.TempDir()
+	file, ada, bob := filepath.Join(dir, "two.json"), filepath.Join(dir, "ada.json"), filepath.Join(dir, "bob.json")
+	for path, name := range map[string]string{ada: "Ada", bob: "Bob"} {
+		if err := os.WriteFile(path, []byte(`[{"action":"accept","content":{"name":"`+name+`"}}]`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call := []string{"call", "trigger-elicitation-request", "--args", "{}", "--no-record", "--pin", file}
+	if code, _, stderr := jig(t, "", append(append(call, "--elicit", "@"+ada, "--"), server...)...); code != exitOK {
+		t.Fatalf("pin: exit %d\n%s", code, stderr)
+	}
+	// The scenario's own target: no server on the command line.
+	if code, _, stderr := jig(t, "", append(call, "--elicit", "@"+bob, "--append", "--step", "bob")...); code != exitOK {
+		t.Fatalf("append: exit %d\n%s", code, stderr)
+	}
+	data, _ := os.ReadFile(file)
+	if a, b := strings.Index(string(data), `"answers": [`), strings.LastIndex(string(data), `"name": "Bob"`); a < 0 || b < a || !strings.Contains(string(data[a:]), `"name": "Ada"`) {
+		t.Errorf("the fixture does not keep both answers, Ada's then Bob's:\n%s", data)
+	}
+	if code, out, rerr := jig(t, "", "replay", file, "--no-record"); code != exitOK {
+		t.Errorf("replay of the two-step scenario: exit %d\n%s%s", code, out, rerr)
+	}
+	code, _, stderr := jig(t, "", append(call, "--elicit", "decline", "--append", "--step", "three")...)
+	if code != exitUsage || !strings.Contains(stderr, "cannot follow the 2 answers of") {
+		t.Errorf("a mode after answers: exit %d, want 2 saying why\n%s", code, stderr)
+	}
+}

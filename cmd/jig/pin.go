@@ -204,6 +204,9 @@ func runAppend(ctx context.Context, o *callOptions, st *streams, argv json.RawMe
 	if err != nil {
 		return err
 	}
+	if err := o.appendAnswers(&opts, f); err != nil {
+		return err
+	}
 	st.knowSecrets(opts.Target)
 	opts.Redact = st.redact
 	vars, removeScratch, err := session.Scratch(opts.Target)
@@ -322,6 +325,44 @@ func (o *callOptions) appendRefused(st *streams, s *session.Session, unlisted st
 		fmt.Fprintf(st.err, "jig: nothing appended to %s: the server lists no tool named %q%s; check the name with jig tools\n", o.pin.file, o.tool, unlisted)
 		_ = o.report(st, ex, callErr)
 		return &exitError{code: exitUsage}
+	}
+	return nil
+}
+
+// appendAnswers gives an append's session the scenario's own answers for
+// the steps it replays first, then --elicit's and --sample's for the new
+// call: the appended fixture keeps them in that order, so a replay answers
+// every step as it was answered here.
+func (o *callOptions) appendAnswers(opts *session.Options, f *fixture.Fixture) error {
+	if opts.ElicitScript == nil && opts.SampleScript == nil {
+		// The scenario's own target: the flags were not read with it.
+		if err := o.target.scripts(opts); err != nil {
+			return err
+		}
+	}
+	var own fixture.Answers
+	if f.Answers != nil {
+		own = *f.Answers
+	}
+	elicit, err := session.ScriptFromJSON(own.Elicit, o.pin.file+": answers.elicit")
+	if err == nil {
+		elicit, err = session.Concat(elicit, opts.ElicitScript)
+	}
+	if err != nil {
+		return usageErr("--append: %v", err)
+	}
+	sample, err := session.ScriptFromJSON(own.Sample, o.pin.file+": answers.sample")
+	if err == nil {
+		sample, err = session.Concat(sample, opts.SampleScript)
+	}
+	if err != nil {
+		return usageErr("--append: %v", err)
+	}
+	if elicit != nil {
+		opts.Elicit, opts.ElicitScript = elicit.Elicit, elicit
+	}
+	if sample != nil {
+		opts.Sampling, opts.SampleScript = sample.Sample, sample
 	}
 	return nil
 }
@@ -447,6 +488,10 @@ func appended(f *fixture.Fixture, out replay.Outcome, step fixture.Step, next *f
 	}
 	calls = append(calls, step)
 	nf := *f
+	if next.Answers != nil {
+		// The session's script: the scenario's answers, then the new call's.
+		nf.Answers = next.Answers
+	}
 	nf.SetCalls(calls)
 	if len(nf.Steps) == 0 { // a single call and nothing to link: keep it a step list
 		nf.Steps, nf.Tool, nf.Request, nf.Response, nf.Rules, nf.Assertions = calls, nil, fixture.Request{}, fixture.Response{}, nil, nil
