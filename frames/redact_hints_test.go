@@ -110,3 +110,15 @@ func TestASCIILower(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHintIndex: which hints a 9 KB tools/list answer with a base64
+// icon holds (every letter pair occurs in it).
+func BenchmarkHintIndex(b *testing.B) {
+	x := hintsOfRules()
+	text := []byte(`{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"greet","description":"say hi","icons":[{"src":"data:image/png;base64,` +
+		strings.Repeat("iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAIAAAAlC+aJAAAAAXNSR0IArs4c6QAAAERlWElmTU0AKgAAAAgAAYdpAAQAAAABAAAAGgAAkeYghZ", 80) + `"}]}]}}`)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		x.present(text)
+	}
+}

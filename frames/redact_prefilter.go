@@ -110,11 +110,20 @@ func asciiLower(b []byte) []byte {
 // hint i is in present(b) if and only if it occurs in b without ASCII case.
 type hintIndex struct {
 	hints []string // lower-case, each at least two bytes
-	// pairs holds the first two bytes (lower-cased) that begin a hint;
-	// byFirst the hints beginning with each byte.
+	// pairs holds the first two bytes that begin a hint, in every ASCII
+	// case (so the text is read as it is, not lower-cased byte by byte);
+	// byFirst the hints beginning with each byte, in either case.
 	pairs   [1 << 16 / 64]uint64
 	byFirst [256][]uint8
 	rules   []uint64 // each token rule's hints, as bits of present
+}
+
+// cases are c and, for a lower-case ASCII letter, its upper case.
+func cases(c byte) []byte {
+	if 'a' <= c && c <= 'z' {
+		return []byte{c, c - 'a' + 'A'}
+	}
+	return []byte{c}
 }
 
 var hintsOfRules = sync.OnceValue(func() *hintIndex {
@@ -126,9 +135,13 @@ var hintsOfRules = sync.OnceValue(func() *hintIndex {
 			if i < 0 {
 				i = len(x.hints)
 				x.hints = append(x.hints, h)
-				p := uint(h[0])<<8 | uint(h[1])
-				x.pairs[p>>6] |= 1 << (p & 63)
-				x.byFirst[h[0]] = append(x.byFirst[h[0]], uint8(i))
+				for _, c0 := range cases(h[0]) {
+					for _, c1 := range cases(h[1]) {
+						p := uint(c0)<<8 | uint(c1)
+						x.pairs[p>>6] |= 1 << (p & 63)
+					}
+					x.byFirst[c0] = append(x.byFirst[c0], uint8(i))
+				}
 			}
 			mask |= 1 << i
 		}
@@ -144,12 +157,11 @@ var hintsOfRules = sync.OnceValue(func() *hintIndex {
 func (x *hintIndex) present(b []byte) uint64 {
 	var found uint64
 	for i := 0; i+1 < len(b); i++ {
-		c := lowerASCII(b[i])
-		p := uint(c)<<8 | uint(lowerASCII(b[i+1]))
+		p := uint(b[i])<<8 | uint(b[i+1])
 		if x.pairs[p>>6]&(1<<(p&63)) == 0 {
 			continue
 		}
-		for _, h := range x.byFirst[c] {
+		for _, h := range x.byFirst[b[i]] {
 			if found&(1<<h) == 0 && hasPrefixFold(b[i:], x.hints[h]) {
 				found |= 1 << h
 			}
