@@ -8,6 +8,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -143,22 +144,28 @@ func annotationMarks(a *mcp.ToolAnnotations) string {
 // paramSummary renders an input schema's top-level properties as
 // "customer* string, since string, limit integer" (* marks required).
 func paramSummary(schema any) string {
-	b, _ := json.Marshal(schema)
-	var s struct {
-		Properties map[string]struct {
-			Type any `json:"type"`
-		} `json:"properties"`
-		Required []string `json:"required"`
+	props, required, ok := plainParams(schema)
+	if !ok {
+		props, required, ok = decodedParams(schema)
 	}
-	if json.Unmarshal(b, &s) != nil || len(s.Properties) == 0 {
+	if !ok {
+		return ""
+	}
+	return renderParams(props, required)
+}
+
+// renderParams is paramSummary's line for properties (name → type) and the
+// required names.
+func renderParams(props map[string]any, required []string) string {
+	if len(props) == 0 {
 		return ""
 	}
 	req := map[string]bool{}
-	for _, r := range s.Required {
+	for _, r := range required {
 		req[r] = true
 	}
-	names := make([]string, 0, len(s.Properties))
-	for n := range s.Properties {
+	names := make([]string, 0, len(props))
+	for n := range props {
 		names = append(names, n)
 	}
 	sort.Slice(names, func(i, j int) bool {
@@ -173,9 +180,117 @@ func paramSummary(schema any) string {
 		if req[n] {
 			mark = "*"
 		}
-		parts[i] = fmt.Sprintf("%s%s %v", n, mark, typeName(s.Properties[n].Type))
+		parts[i] = fmt.Sprintf("%s%s %v", n, mark, typeName(props[n]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// decodedParams reads an input schema's properties (each one's "type") and
+// required names by encoding/json's rules: marshalled, then decoded into
+// the struct below (keys matched without case, a null map, a wrong type
+// anywhere in them fails the whole).
+func decodedParams(schema any) (map[string]any, []string, bool) {
+	b, _ := json.Marshal(schema)
+	var s struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if json.Unmarshal(b, &s) != nil {
+		return nil, nil, false
+	}
+	props := make(map[string]any, len(s.Properties))
+	for n, p := range s.Properties {
+		props[n] = p.Type
+	}
+	return props, s.Required, true
+}
+
+// plainParams is decodedParams for the schemas servers send, read from
+// the map the SDK decoded without encoding it again (two passes over every
+// tool's schema on every jig tools). It answers only when nothing could
+// make the two differ: no key but "properties", "required" and "type"
+// themselves matches those names without case; names and strings are
+// valid UTF-8 (encoding/json would replace bytes); each property is an
+// object or null; a type is null, a string or an array of strings, numbers,
+// booleans and nulls; required is null or an array of strings. Anything
+// else (ok false) goes to decodedParams.
+func plainParams(schema any) (props map[string]any, required []string, ok bool) {
+	m, isMap := schema.(map[string]any)
+	if !isMap {
+		return nil, nil, false
+	}
+	for k := range m {
+		if k != "properties" && strings.EqualFold(k, "properties") || k != "required" && strings.EqualFold(k, "required") {
+			return nil, nil, false
+		}
+	}
+	switch p := m["properties"].(type) {
+	case nil:
+	case map[string]any:
+		props = make(map[string]any, len(p))
+		for n, v := range p {
+			t, ok := plainType(v)
+			if !ok || !utf8.ValidString(n) {
+				return nil, nil, false
+			}
+			props[n] = t
+		}
+	default:
+		return nil, nil, false
+	}
+	switch r := m["required"].(type) {
+	case nil:
+	case []any:
+		required = make([]string, len(r))
+		for i, x := range r {
+			s, isString := x.(string)
+			if !isString || !utf8.ValidString(s) {
+				return nil, nil, false
+			}
+			required[i] = s
+		}
+	default:
+		return nil, nil, false
+	}
+	return props, required, true
+}
+
+// plainType is a property's "type" for plainParams.
+func plainType(prop any) (any, bool) {
+	if prop == nil {
+		return nil, true
+	}
+	p, isMap := prop.(map[string]any)
+	if !isMap {
+		return nil, false
+	}
+	for k := range p {
+		if k != "type" && strings.EqualFold(k, "type") {
+			return nil, false
+		}
+	}
+	switch t := p["type"].(type) {
+	case nil:
+		return nil, true
+	case string:
+		return t, utf8.ValidString(t)
+	case []any:
+		for _, x := range t {
+			switch x := x.(type) {
+			case nil, float64, bool:
+			case string:
+				if !utf8.ValidString(x) {
+					return nil, false
+				}
+			default:
+				return nil, false
+			}
+		}
+		return t, true
+	}
+	return nil, false
 }
 
 func typeName(t any) string {
