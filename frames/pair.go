@@ -84,7 +84,7 @@ func (p *Pairer) Add(i int, f *Frame) {
 	case f.Kind == KindRequest:
 		p.open[pairKey{f.Dir, f.ID}] = i
 		p.method[i] = f.Method
-	case f.Kind == KindTransport && f.Dir == ServerToClient && strings.HasPrefix(f.Note, ServerExitedNote):
+	case f.Kind == KindTransport && f.Dir == ServerToClient && (strings.HasPrefix(f.Note, ServerExitedNote) || strings.HasPrefix(f.Note, ServerGoneNote)):
 		// Whatever was open is over: nobody is left to answer it (and a
 		// reconnected session's ids start again, answering none of it).
 		for k, req := range p.open {
@@ -161,6 +161,11 @@ func (p *Pairer) Ended(i int) int {
 // ServerExitedNote begins the Note of the transport frame that says a stdio
 // server's process exited ("server exited: exit status 1").
 const ServerExitedNote = "server exited"
+
+// ServerGoneNote begins the Note of the transport frame that says an HTTP
+// server went away while requests were open ("server went away: connect:
+// connection refused (...)"): jig stopped waiting for them.
+const ServerGoneNote = "server went away"
 
 // Partner returns the index paired with i, or -1.
 func (p *Pairer) Partner(i int) int {

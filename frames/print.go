@@ -3,6 +3,7 @@ package frames
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -45,7 +46,8 @@ func Summary(r Reader, i int, start time.Time) string {
 // when a notifications/cancelled named it (none will come; #7 is that
 // frame), "not delivered: #8" when the HTTP request that carried it failed
 // (#8 says how), "no answer: the server exited (#9)" when the server's
-// process ended first, else "pending".
+// process ended first, "no answer: the server went away (#9)" when an HTTP
+// server stopped answering while it was open, else "pending".
 func Unanswered(r Reader, i int) string {
 	if j := CancelledBy(r, i); j >= 0 {
 		return fmt.Sprintf("cancelled by #%d", r.Frame(j).Seq)
@@ -55,6 +57,9 @@ func Unanswered(r Reader, i int) string {
 	}
 	if e, ok := r.(interface{ Ended(int) int }); ok {
 		if j := e.Ended(i); j >= 0 {
+			if end := r.Frame(j); strings.HasPrefix(end.Note, ServerGoneNote) {
+				return fmt.Sprintf("no answer: the server went away (#%d)", end.Seq)
+			}
 			return fmt.Sprintf("no answer: the server exited (#%d)", r.Frame(j).Seq)
 		}
 	}

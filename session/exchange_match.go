@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,9 +33,13 @@ import (
 // and the last one is the exchange that answered.
 type written struct {
 	method string
-	call   context.Context // the call's own context: why it ended, if it did
-	mu     sync.Mutex
-	ids    []string
+	call   context.Context        // the call's own context: why it ended, if it did
+	gone   atomic.Pointer[string] // set when jig stopped waiting because the server went away: why
+	// delivered: the server answered the HTTP request that carried one
+	// of them (with any status; what follows on its stream may not come).
+	delivered atomic.Bool
+	mu        sync.Mutex
+	ids       []string
 }
 
 type writtenKey struct{}
@@ -57,6 +62,14 @@ func learnWrite(ctx context.Context, method, id string) {
 	defer w.mu.Unlock()
 	if n := len(w.ids); n == 0 || w.ids[n-1] != id { // a retried POST is one request
 		w.ids = append(w.ids, id)
+	}
+}
+
+// learnDelivered records that the HTTP request that carried the request
+// (of method) of the call ctx belongs to reached the server.
+func learnDelivered(ctx context.Context, method string) {
+	if w, _ := ctx.Value(writtenKey{}).(*written); w != nil && w.method == method {
+		w.delivered.Store(true)
 	}
 }
 
@@ -167,9 +180,11 @@ func (s *Session) roundTrip(ctx context.Context, what, method string, fn func(ct
 	ctx, w := expectWrite(ctx, method)
 	err := s.call(ctx, what, fn)
 	ex := s.exchangeOf(mark, w)
-	if err != nil && ctx.Err() != nil && ex != nil && ex.Request != nil {
+	var gone *ServerGoneError
+	if err != nil && (ctx.Err() != nil || errors.As(err, &gone)) && ex != nil && ex.Request != nil {
 		// The call's context ended (the user cancelled it, its timeout ran
-		// out): the SDK sends notifications/cancelled in the background.
+		// out, jig stopped waiting for a server that went away): the SDK
+		// sends notifications/cancelled in the background.
 		// Wait for it to cross, so a session closed right after still has
 		// it, and before what Close cancels (subscriptions/listen).
 		s.awaitCancelled(ex.Request, time.Second)

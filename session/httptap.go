@@ -211,7 +211,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	sent := body
-	posted := "" // the id of the one request the body carries
+	posted, postedMethod := "", "" // the id and method of the one request the body carries
 	info := &frames.HTTP{Method: req.Method, URL: t.redact.URL(redactURL(req.URL.String())), Headers: t.redact.Headers(req.Header)}
 	if elsewhere && len(t.headers) > 0 {
 		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info,
@@ -220,7 +220,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if body != nil {
 		f := t.log.Append(frames.Frame{Dir: frames.ClientToServer, Raw: bytes.TrimRight(body, "\r\n"), HTTP: info})
 		if f.Kind == frames.KindRequest {
-			posted = f.ID
+			posted, postedMethod = f.ID, f.Method
 			// The SDK wrote this request under its call's context: tell the
 			// call which id is its own.
 			learnWrite(req.Context(), f.Method, f.ID)
@@ -242,6 +242,9 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			t.reach.set(t.redact.String(reachWhy(err)))
 		}
 		return nil, err
+	}
+	if posted != "" {
+		learnDelivered(req.Context(), postedMethod)
 	}
 	if resp.StatusCode/100 == 2 {
 		// An answer, not "no such session" (a restarted server's 404 or

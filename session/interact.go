@@ -82,6 +82,8 @@ func cancelReason(ctx context.Context, closing bool) string {
 		return ""
 	}
 	switch {
+	case w.gone.Load() != nil:
+		return "the client stopped waiting: the server is not answering (" + *w.gone.Load() + ")"
 	case errors.Is(context.Cause(w.call), ErrCancelled):
 		return ErrCancelled.Error()
 	case errors.Is(w.call.Err(), context.DeadlineExceeded):

@@ -78,3 +78,57 @@ func TestHTTPServerThatDiesIsNotAnsweringAndItsRequestNotDelivered(t *testing.T)
 		t.Error("NotAnswering still watches a closed session")
 	}
 }
+
+// An HTTP server killed while a call waits on it: the call ends as soon as
+// a reconnect finds nobody listening (the go-sdk went on retrying its event
+// streams for about 24 s, then failed the call naming "failed to
+// reconnect"), its error names the call and says the server went away, and
+// the recording keeps every frame and says why the request got no answer.
+// server-everything over Streamable HTTP, killed mid trigger-long-running-operation.
+func TestHTTPServerKilledMidCallEndsTheCall(t *testing.T) {
+	port, kill := startKillableHTTPPeer(t, "streamableHttp")
+	s := open(t, Options{Target: Target{Transport: TransportStreamable, URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}})
+	mark := s.Log.Len()
+	// Kill the server once the call's progress shows it is being worked on.
+	go func() {
+		for i := mark; ; i++ {
+			if _, err := s.Log.Wait(ctx(t), i); err != nil {
+				return
+			}
+			if f := s.Log.Frame(i); f.Method == "notifications/progress" {
+				kill()
+				return
+			}
+		}
+	}()
+	_, err := s.CallToolWith(ctx(t), "trigger-long-running-operation", json.RawMessage(`{"duration":60,"steps":60}`),
+		CallOptions{OnProgress: func(Progress) {}})
+	var gone *ServerGoneError
+	if !errors.As(err, &gone) {
+		t.Fatalf("call to a server killed mid-call: %v (%T); want a ServerGoneError", err, err)
+	}
+	msg := err.Error()
+	for _, want := range []string{"tools/call trigger-long-running-operation", "the server went away", "is it still running"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the error %q does not say %q", msg, want)
+		}
+	}
+	if strings.Contains(msg, "failed to reconnect") || strings.Contains(msg, "standalone") {
+		t.Errorf("the error %q names the SDK's event stream, not the call", msg)
+	}
+	req := -1
+	progressed := false
+	for i := mark; i < s.Log.Len(); i++ {
+		f := s.Log.Frame(i)
+		if f.Method == "tools/call" && f.Dir == frames.ClientToServer && f.Kind == frames.KindRequest {
+			req = i
+		}
+		progressed = progressed || f.Method == "notifications/progress"
+	}
+	if req < 0 || !progressed {
+		t.Fatalf("the frames before the kill are not all kept: request at %d, progress %v", req, progressed)
+	}
+	if got := frames.Unanswered(s.Log, req); !strings.HasPrefix(got, "no answer: the server went away (#") {
+		t.Errorf("Unanswered(the call) = %q, want \"no answer: the server went away (#N)\"", got)
+	}
+}

@@ -789,11 +789,14 @@ func (s *Session) Auth() *oauth.Grant {
 }
 
 // call runs fn with the session's failure handling: a server that exits mid
-// call fails fast with its stderr, a timeout says so.
+// call (or, over HTTP, goes away) fails fast with its stderr, a timeout says so.
 func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Context) error) error {
-	cctx, cancel := ctx, func() {}
+	var cctx context.Context
+	var cancel context.CancelFunc
 	if s.proc != nil {
 		cctx, cancel = s.proc.exitWatch(ctx)
+	} else {
+		cctx, cancel = s.goneWatch(ctx, what)
 	}
 	defer cancel()
 	start := time.Now()
@@ -805,6 +808,9 @@ func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Con
 	var rpcErr *RPCError
 	if errors.As(err, &rpcErr) {
 		return err
+	}
+	if g := goneError(cctx); g != nil {
+		return s.redacted(&ConnectError{Target: s.opts.Target, Err: g})
 	}
 	if errors.Is(err, ErrScriptExhausted) {
 		// --elicit or --sample ran out of answers: the user's script, not
