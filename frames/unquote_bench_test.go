@@ -42,7 +42,10 @@ func BenchmarkUnescapeBodies(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		fn   func([]byte) ([]byte, bool)
-	}{{"new", unescapeJSONString}, {"before", unescapeJSONStringRef}} {
+	}{{"new", unescapeJSONString}, {"before", unescapeJSONStringRef}, {"spans", func(q []byte) ([]byte, bool) {
+		raw, _, ok := unquoteSpans(q, nil)
+		return raw, ok
+	}}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(size))
 			for range b.N {

@@ -41,15 +41,14 @@ func unquoteSpans(q []byte, spans []Span) ([]byte, []Span, bool) {
 			w := binary.LittleEndian.Uint64(q[i:])
 			binary.LittleEndian.PutUint64(out[n:], w)
 			m := hasZero(w^('\\'*ones)) | hasZero(w^('"'*ones)) | (w-0x20*ones)&^w&highs
-			if m == 0 {
-				i += 8
-				n += 8
-				continue
+			if m != 0 {
+				k := bits.TrailingZeros64(m) >> 3 // the lowest bit is exact
+				i += k
+				n += k
+				goto special
 			}
-			k := bits.TrailingZeros64(m) >> 3 // the lowest bit is exact
-			i += k
-			n += k
-			break
+			i += 8
+			n += 8
 		}
 		for i < len(q) && !spanSpecial[q[i]] {
 			out[n] = q[i]
@@ -59,6 +58,7 @@ func unquoteSpans(q []byte, spans []Span) ([]byte, []Span, bool) {
 		if i >= len(q) {
 			return out[:n], spans, true
 		}
+	special:
 		if q[i] != '\\' || i+1 >= len(q) {
 			return rest(out, n, q[i:], spans)
 		}

@@ -699,14 +699,85 @@ func (o *observer) age(f *Field, s []byte) {
 	if o.at.IsZero() || s[4] != '-' {
 		return
 	}
-	t, err := time.Parse(time.RFC3339Nano, unsafe.String(unsafe.SliceData(s), len(s))) // nothing of s is kept
-	if err != nil {
+	t, ok := parseStamp(s)
+	if !ok {
 		return
 	}
 	if f.Ages == nil {
 		f.Ages = newMetric(o.g.seed ^ digest(s[:0]) ^ 2)
 	}
 	f.Ages.Add(o.at.Sub(t).Seconds())
+}
+
+// parseStamp is time.Parse(time.RFC3339Nano, s), for the UTC stamps most
+// results carry ("2026-08-21T10:00:00Z", a fraction of up to nine digits
+// or none) by hand: the same instant without time.Date's normalizing, for
+// the timestamps of a million results. Anything else (an offset, a longer
+// fraction, a field out of range) is time.Parse's.
+func parseStamp(s []byte) (time.Time, bool) {
+	if len(s) < 20 || s[len(s)-1] != 'Z' || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' ||
+		len(s) > 20 && (s[19] != '.' || len(s) < 22 || len(s) > 30) {
+		return parseStampSlowly(s)
+	}
+	ok := true
+	num := func(b []byte) int {
+		x := 0
+		for _, c := range b {
+			ok = ok && c >= '0' && c <= '9'
+			x = x*10 + int(c-'0')
+		}
+		return x
+	}
+	y, mo, d, h, mi, sec := num(s[0:4]), num(s[5:7]), num(s[8:10]), num(s[11:13]), num(s[14:16]), num(s[17:19])
+	ns := 0
+	if len(s) > 20 {
+		frac := s[20 : len(s)-1]
+		ns = num(frac)
+		for range 9 - len(frac) {
+			ns *= 10
+		}
+	}
+	if !ok || mo < 1 || mo > 12 || d < 1 || d > monthDays(y, mo) || h > 23 || mi > 59 || sec > 59 {
+		return parseStampSlowly(s)
+	}
+	days := civilDays(y, mo, d)
+	return time.Unix(days*86400+int64(h*3600+mi*60+sec), int64(ns)), true
+}
+
+func parseStampSlowly(s []byte) (time.Time, bool) {
+	t, err := time.Parse(time.RFC3339Nano, unsafe.String(unsafe.SliceData(s), len(s))) // nothing of s is kept
+	return t, err == nil
+}
+
+// monthDays is how many days the month has in the year (proleptic Gregorian).
+func monthDays(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// civilDays is the number of days from 1970-01-01 to the date (Howard
+// Hinnant's days_from_civil).
+func civilDays(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era*146097 + doe - 719468)
 }
 
 func (f *Field) addString(s []byte) {

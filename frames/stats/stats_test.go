@@ -165,3 +165,22 @@ func TestNotEnoughSaysOne(t *testing.T) {
 		t.Errorf("a minimum of one: %+v", r)
 	}
 }
+
+// FuzzParseStamp holds the hand parser of timestamps to time.Parse with
+// RFC3339Nano: the same instant, the same refusals.
+func FuzzParseStamp(f *testing.F) {
+	for _, s := range []string{"2026-08-21T10:00:00Z", "2026-08-21T10:00:00.000837Z", "2024-02-29T23:59:59.999999999Z",
+		"2023-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-04-31T00:00:00Z", "2026-01-01T24:00:00Z",
+		"2026-01-01T00:60:00Z", "2026-01-01T00:00:60Z", "2026-01-01T00:00:00.Z", "2026-01-01T00:00:00.1234567891Z",
+		"2026-01-01T00:00:00+02:00", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "1900-02-29T00:00:00Z", "2000-02-29T00:00:00Z",
+		"2026-01-01t00:00:00z", "2026-01-01T00:00:00", "+026-01-01T00:00:00Z", "2026-1-01T00:00:00Z", "2026-01-01T00:00:00.5x5Z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := time.Parse(time.RFC3339Nano, s)
+		got, ok := parseStamp([]byte(s))
+		if ok != (err == nil) || ok && !got.Equal(want) {
+			t.Fatalf("parseStamp(%q) = %v, %v; time.Parse: %v, %v", s, got, ok, want, err)
+		}
+	})
+}
