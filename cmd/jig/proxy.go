@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -350,7 +351,7 @@ func (s *sessionFiles) firstSessionTakesTheFile(all []*recorded, failed map[*rec
 	if _, err := os.Lstat(side); err == nil {
 		return // never overwrite a file
 	}
-	named := s.first.path
+	named, moved := s.first.path, next.path
 	if os.Rename(named, side) != nil {
 		return
 	}
@@ -359,6 +360,7 @@ func (s *sessionFiles) firstSessionTakesTheFile(all []*recorded, failed map[*rec
 		return
 	}
 	s.first.path, next.path = side, named
+	s.closeTheGap(all, next, moved)
 	// Listed in file order: the named file first.
 	for i, r := range all {
 		if r == next {
@@ -367,6 +369,41 @@ func (s *sessionFiles) firstSessionTakesTheFile(all []*recorded, failed map[*rec
 			break
 		}
 	}
+}
+
+// closeTheGap renumbers the client sessions after next, whose numbered file
+// (gap) it left for the named one: FILE-3 becomes FILE-2 and so on, so the
+// second client session is in FILE-2 as the README says. A file in the way
+// stops it.
+func (s *sessionFiles) closeTheGap(all []*recorded, next *recorded, gap string) {
+	for _, r := range all {
+		if r == next || r == &s.first || r.key == "" || r.path == "" || r.log == s.first.log {
+			continue
+		}
+		if !numberedAfter(r.path, gap, s.opts.Path) {
+			continue
+		}
+		if _, err := os.Lstat(gap); err == nil || os.Rename(r.path, gap) != nil {
+			return
+		}
+		r.path, gap = gap, r.path
+	}
+}
+
+// numberedAfter says whether path is FILE-N and gap FILE-M with M < N, FILE
+// being named.
+func numberedAfter(path, gap, named string) bool {
+	ext := filepath.Ext(named)
+	base := strings.TrimSuffix(named, ext) + "-"
+	n := func(p string) int {
+		v, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(p, base), ext))
+		if err != nil || !strings.HasPrefix(p, base) || !strings.HasSuffix(p, ext) {
+			return -1
+		}
+		return v
+	}
+	m, k := n(gap), n(path)
+	return m > 0 && k > m
 }
 
 func runStdioProxy(o *proxyOptions, log *frames.Log, maxFrame int, st *streams) error {

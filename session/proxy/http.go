@@ -244,9 +244,13 @@ func (p *HTTP) response(resp *http.Response) error {
 	endpoint := req.Method == http.MethodGet && strings.HasPrefix(ct, "text/event-stream")
 	if !endpoint {
 		// An initialize is told its session by the response; a request
-		// that names one is in it unless the server refused it.
+		// that names one the server issued is in it unless the server
+		// refused it. One the server never issued names no session: a
+		// 2026-07-28 server ignores the header (jig's era probe sends one),
+		// and the era has no sessions.
 		key := resp.Header.Get("Mcp-Session-Id")
-		if key == "" && resp.StatusCode < 400 {
+		p.rec.issue(key)
+		if key == "" && resp.StatusCode < 400 && p.rec.wasIssued(cs.claimed) {
 			key = cs.claimed
 		}
 		cs.settle(key)
@@ -254,7 +258,10 @@ func (p *HTTP) response(resp *http.Response) error {
 	if strings.HasPrefix(ct, "text/event-stream") {
 		cs.add(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &info,
 			Note: frames.StatusNote(resp, "event stream opened")})
-		sr := &sseRecorder{body: resp.Body, rec: cs, info: base, session: cs.claimed}
+		sr := &sseRecorder{body: resp.Body, rec: cs, info: base, issued: p.rec}
+		if p.rec.wasIssued(cs.claimed) {
+			sr.session = cs.claimed
+		}
 		sr.parser.Max = p.MaxFrame
 		if host, _ := req.Context().Value(ctxKey{}).(string); req.Method == http.MethodGet && host != "" {
 			sr.endpoint = &endpointRewrite{target: p.Target, proxyHost: host}
@@ -324,6 +331,7 @@ type sseRecorder struct {
 	// the legacy SSE transport's endpoint event comes first.
 	endpoint *endpointRewrite
 	session  string // the stream's session when no endpoint event names one
+	issued   *recorder
 	out      []byte // held (and maybe rewritten) bytes not yet returned
 	err      error  // the body's error, returned after out
 }
@@ -356,6 +364,7 @@ func (s *sseRecorder) Read(b []byte) (int, error) {
 			s.endpoint.record(s)
 			if s.endpoint.session != "" {
 				s.session = s.endpoint.session
+				s.issued.issue(s.session)
 			}
 			s.rec.settle(s.session)
 			s.endpoint = nil

@@ -41,7 +41,12 @@ type recorder struct {
 	// known are the client sessions frames were recorded to: a request
 	// that names one is recorded at once, never held (held frames are
 	// numbered when they are settled, after frames captured later).
-	known  map[string]bool
+	known map[string]bool
+	// issued are the session ids the server named (a response's
+	// Mcp-Session-Id, a legacy SSE endpoint's sessionId): only those are
+	// client sessions. An id a request claims that the server never issued
+	// (an era probe's, a stale one; a 2026-07-28 server ignores it) is not.
+	issued map[string]bool
 	queued int // bytes in q, with frameOverhead each
 	peak   int // the most bytes ever queued
 	waits  int // how many adds waited for room
@@ -94,6 +99,26 @@ func (r *recorder) addTo(key string, f frames.Frame) {
 	case r.wake <- struct{}{}:
 	default:
 	}
+}
+
+// issue notes a session id the server named.
+func (r *recorder) issue(key string) {
+	if key == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.issued == nil {
+		r.issued = map[string]bool{}
+	}
+	r.issued[key] = true
+}
+
+// wasIssued says whether the server named the session id key.
+func (r *recorder) wasIssued(key string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.issued[key]
 }
 
 // isKnown says whether frames were recorded to client session key.
