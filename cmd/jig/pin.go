@@ -249,15 +249,9 @@ func runAppend(ctx context.Context, o *callOptions, st *streams, argv json.RawMe
 // clock (the connection's is runAppend's).
 func (o *callOptions) appendStep(ctx context.Context, st *streams, s *session.Session, f *fixture.Fixture, argv json.RawMessage, red *fixture.Redactor, opts session.Options) error {
 	p := &o.pin
-	c := replay.Case{Path: p.file, Fixture: f}
-	out, captured := replay.OnSession(ctx, s, c, replay.Options{Timeout: o.target.timeout, Redactor: red,
-		Override: &replay.Override{Target: opts.Target, DirSet: true}})
-	if out.Err != nil {
-		return fmt.Errorf("replaying the steps of %s before appending: %w", p.file, out.Err)
-	}
-	if out.Drifted() {
-		fixture.NewRun([]fixture.Report{out.Report}).WriteText(st.err, false, red)
-		return usageErr("--append: the steps of %s drift when replayed (above); fix or update the scenario before adding a step to it", p.file)
+	out, captured, err := o.replaySteps(ctx, st, s, f, red, opts)
+	if err != nil {
+		return err
 	}
 	args, uses, err := fillCaptures(argv, captured)
 	if err != nil {
@@ -307,6 +301,22 @@ func (o *callOptions) appendStep(ctx context.Context, st *streams, s *session.Se
 		return err
 	}
 	return o.report(st, ex, callErr)
+}
+
+// replaySteps replays the scenario's steps before a step is appended to
+// it: an error, or drift (shown), refuses the append.
+func (o *callOptions) replaySteps(ctx context.Context, st *streams, s *session.Session, f *fixture.Fixture, red *fixture.Redactor, opts session.Options) (replay.Outcome, map[string]json.RawMessage, error) {
+	c := replay.Case{Path: o.pin.file, Fixture: f}
+	out, captured := replay.OnSession(ctx, s, c, replay.Options{Timeout: o.target.timeout, Redactor: red,
+		Override: &replay.Override{Target: opts.Target, DirSet: true}})
+	if out.Err != nil {
+		return out, nil, fmt.Errorf("replaying the steps of %s before appending: %w", o.pin.file, out.Err)
+	}
+	if out.Drifted() {
+		fixture.NewRun([]fixture.Report{out.Report}).WriteText(st.err, false, red)
+		return out, nil, usageErr("--append: the steps of %s drift when replayed (above); fix or update the scenario before adding a step to it", o.pin.file)
+	}
+	return out, captured, nil
 }
 
 // appendRefused is why the call just made is not appended, as jig call
