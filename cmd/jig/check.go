@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -77,6 +79,19 @@ type checkReport struct {
 	Files      []checkedFile        `json:"files"`
 	Counts     contract.Counts      `json:"counts"`
 	Violations []contract.Violation `json:"violations"`
+	// Uncalled are the contract's tools no recording called: nothing was
+	// held to them.
+	Uncalled []uncalledTool `json:"uncalled_tools"`
+}
+
+// uncalledTool is a tool of the contracts file no recording called.
+type uncalledTool struct {
+	Tool string `json:"tool"`
+	// Listed says a tools/list of the recordings names it: the server has
+	// it, the traffic did not call it. Unlisted and uncalled, the name is
+	// a typo or another server's tool: exit 2.
+	Listed bool   `json:"listed"`
+	Detail string `json:"detail"`
 }
 
 type checkedFile struct {
@@ -99,11 +114,12 @@ func runCheck(ctx context.Context, o *checkOptions, st *streams) error {
 	}
 	rep := checkReport{Contracts: o.contracts, Violations: []contract.Violation{}}
 	var skipped []string
+	seen := toolsSeen{called: map[string]int{}, listed: map[string]bool{}}
 	for _, path := range files {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		cf, counts, vs, err := checkFile(c, path, func(v contract.Violation) {
+		cf, counts, vs, err := checkFile(c, path, &seen, func(v contract.Violation) {
 			if !o.json {
 				fmt.Fprintln(st.out, v)
 			}
@@ -122,6 +138,11 @@ func runCheck(ctx context.Context, o *checkOptions, st *streams) error {
 		// Nothing was held to the contracts: a CI job must not go green.
 		return nothingRead("recordings", skipped)
 	}
+	if rep.Counts.Calls == 0 {
+		return usageErr("recordings: no tools/call with a response in %s (%s); nothing was held to %s; name recordings that hold tool calls (jig traffic --record, jig proxy --record, or jig sessions to list them)",
+			frames.Count(len(files)-len(skipped), "recording"), strings.Join(files, ", "), o.contracts)
+	}
+	rep.Uncalled = seen.uncalled(c)
 	if o.json {
 		if err := writeJSON(st.out, rep); err != nil {
 			return err
@@ -129,14 +150,61 @@ func runCheck(ctx context.Context, o *checkOptions, st *streams) error {
 	} else {
 		printCheckSummary(st, rep)
 	}
+	for _, u := range rep.Uncalled {
+		if !u.Listed {
+			return exitWith(exitUsage)
+		}
+	}
 	if rep.Counts.Violations > 0 {
 		return exitWith(exitServerError)
 	}
 	return nil
 }
 
+// toolsSeen is the tools the recordings called and listed.
+type toolsSeen struct {
+	called map[string]int
+	listed map[string]bool
+}
+
+func (s *toolsSeen) add(k *contract.Checker) {
+	for t, n := range k.Called {
+		s.called[t] += n
+	}
+	for t := range k.Listed {
+		s.listed[t] = true
+	}
+}
+
+// uncalled lists the contract's tools no recording called, with the
+// nearest names called or listed.
+func (s *toolsSeen) uncalled(c *contract.Contracts) []uncalledTool {
+	out := []uncalledTool{}
+	names := slices.Sorted(maps.Keys(c.Tools))
+	known := slices.Sorted(maps.Keys(s.called))
+	for t := range s.listed {
+		if s.called[t] == 0 {
+			known = append(known, t)
+		}
+	}
+	for _, t := range names {
+		if t == contract.Any || s.called[t] > 0 {
+			continue
+		}
+		u := uncalledTool{Tool: t, Listed: s.listed[t]}
+		if u.Listed {
+			u.Detail = fmt.Sprintf("contract for %s: the recordings' tools/list names it, but no recording calls it: nothing was held to it", t)
+		} else {
+			u.Detail = fmt.Sprintf("contract for %s: no recording calls or lists a tool of that name%s: nothing was held to it; fix the name in %s (the tools called are %s)",
+				t, aside(didYouMean(t, known)), c.File, strings.Join(slices.Sorted(maps.Keys(s.called)), ", "))
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
 // checkFile checks one recording, streaming it.
-func checkFile(c *contract.Contracts, path string, each func(contract.Violation)) (checkedFile, contract.Counts, []contract.Violation, error) {
+func checkFile(c *contract.Contracts, path string, seen *toolsSeen, each func(contract.Violation)) (checkedFile, contract.Counts, []contract.Violation, error) {
 	k := contract.NewChecker(c)
 	k.File = path
 	var vs []contract.Violation
@@ -150,6 +218,7 @@ func checkFile(c *contract.Contracts, path string, each func(contract.Violation)
 		return nil
 	})
 	k.Finish()
+	seen.add(k)
 	cf := checkedFile{Path: path, Format: string(info.Format), Frames: n, Warnings: info.Warnings}
 	if err != nil {
 		var ne *importer.NotRecordingError
@@ -190,6 +259,9 @@ func printCheckSummary(st *streams, rep checkReport) {
 		if f.Skipped != "" {
 			fmt.Fprintf(st.err, "jig check: %s: %s\n", f.Path, f.Skipped)
 		}
+	}
+	for _, u := range rep.Uncalled {
+		fmt.Fprintf(st.err, "jig check: %s\n", u.Detail)
 	}
 	n := rep.Counts
 	fmt.Fprintf(st.err, "jig check: %d tool calls in %d recording(s), %d held to %s: ", n.Calls, len(rep.Files), n.Checked, rep.Contracts)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -115,6 +116,9 @@ func runDrift(ctx context.Context, o *driftOptions, st *streams) error {
 	if err != nil {
 		return err
 	}
+	if o.tool != "" && base.Tool(o.tool) == nil && cur.Tool(o.tool) == nil {
+		return unknownTool(o.tool, union(base.ToolNames(), cur.ToolNames()))
+	}
 	rep := stats.Compare(base, cur, o.opts)
 	if o.tool != "" {
 		rep = rep.Only(o.tool)
@@ -135,13 +139,34 @@ func runDrift(ctx context.Context, o *driftOptions, st *streams) error {
 	} else {
 		printDriftOutput(st, out, o.all)
 	}
+	return driftExit(st, gr, rep)
+}
+
+// driftExit is jig drift's outcome: 2 for a gate that named no tool called
+// (it checked nothing), 1 for a gate that failed or lacked data, or, with
+// no gates, for drift or for a comparison in which no group had enough
+// data on both sides (nothing compared is no "no drift").
+func driftExit(st *streams, gr *stats.GateReport, rep stats.DriftReport) error {
 	switch {
+	case gr != nil && gr.NoTool > 0:
+		fmt.Fprintf(st.err, "jig drift: %s: %d gate(s) named no tool called on either side (see above); fix the tool name, or record calls of it\n", gr.File, gr.NoTool)
+		return exitWith(exitUsage)
 	case gr != nil && !gr.Passed():
 		return exitWith(exitServerError)
 	case gr == nil && rep.Drifted > 0:
 		return exitWith(exitServerError)
+	case gr == nil && rep.Stable == 0:
+		fmt.Fprintf(st.err, "jig drift: nothing was compared: no group had %d calls on both sides (--min-sample); record more calls, or compare per tool with --no-shapes\n", rep.Options.MinSample)
+		return exitWith(exitServerError)
 	}
 	return nil
+}
+
+// union is the sorted names in either list.
+func union(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // driftOutput is jig drift's JSON and its JSON report.

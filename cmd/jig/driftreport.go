@@ -142,5 +142,9 @@ func printGates(w io.Writer, r stats.GateReport) {
 		}
 		fmt.Fprintf(w, "gate %s %s %s%s: %s: %s\n", g.Tool, g.Metric, g.Threshold, shape, out, g.Detail)
 	}
-	fmt.Fprintf(w, "%d gates passed, %d failed, %d had not enough data\n", r.Pass, r.Fail, r.NotEnough)
+	fmt.Fprintf(w, "%d gates passed, %d failed, %d had not enough data", r.Pass, r.Fail, r.NotEnough)
+	if r.NoTool > 0 {
+		fmt.Fprintf(w, ", %d named no tool called on either side", r.NoTool)
+	}
+	fmt.Fprintln(w)
 }

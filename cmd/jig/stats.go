@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -137,7 +138,30 @@ func loadStats(ctx context.Context, what string, args []string, c *stats.Collect
 	if l.Files == 0 && len(skipped) > 0 {
 		return l, nothingRead(what, skipped)
 	}
+	if l.Files > 0 && len(c.ToolNames()) == 0 {
+		return l, noCalls(what, files, skipped, l)
+	}
 	return l, nil
+}
+
+// noCalls is the error of a command whose recordings hold no tools/call
+// answered: statistics of nothing look like a quiet server.
+func noCalls(what string, files, skipped []string, l loaded) error {
+	names := files
+	if len(names) > 3 {
+		names = append(names[:3:3], fmt.Sprintf("and %d more", len(files)-3))
+	}
+	msg := fmt.Sprintf("%s: no tools/call with a response in %s (%s: %s)", what,
+		frames.Count(l.Files, "recording"), frames.Count(l.Frames, "frame"), strings.Join(names, ", "))
+	for _, n := range l.Notes {
+		msg += "; " + n
+	}
+	return usageErr("%s; name recordings that hold tool calls (jig traffic --record, jig proxy --record, or jig sessions to list them)", msg)
+}
+
+// unknownTool is the error of --tool naming a tool no recording called.
+func unknownTool(tool string, called []string) error {
+	return usageErr("--tool %s: no recording called it%s; the tools called are %s", tool, aside(didYouMean(tool, called)), strings.Join(called, ", "))
 }
 
 func runStats(ctx context.Context, o *statsOptions, st *streams) error {
@@ -145,6 +169,9 @@ func runStats(ctx context.Context, o *statsOptions, st *streams) error {
 	l, err := loadStats(ctx, "recordings", o.recordings, c)
 	if err != nil {
 		return err
+	}
+	if o.tool != "" && c.Tool(o.tool) == nil {
+		return unknownTool(o.tool, c.ToolNames())
 	}
 	rep := c.Report(o.tool)
 	if o.json {

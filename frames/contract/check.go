@@ -105,11 +105,20 @@ type Checker struct {
 	sets      map[string]*fixture.AssertionSet // each tool's rules, compiled once
 	validated map[uint64]validated
 	Counts    Counts
+	// Called counts the tools/call responses per tool named; Listed is
+	// every tool a tools/list result named. Both stop growing at MaxNames
+	// names, so that a session naming a new tool per call stays bounded.
+	Called map[string]int
+	Listed map[string]bool
 }
+
+// MaxNames bounds the names Checker.Called and Checker.Listed keep.
+const MaxNames = 4096
 
 // NewChecker returns a Checker for one session.
 func NewChecker(c *Contracts) *Checker {
-	return &Checker{c: c, listed: map[string]json.RawMessage{}, matcher: frames.NewCallMatcher(), sets: map[string]*fixture.AssertionSet{}, validated: map[uint64]validated{}}
+	return &Checker{c: c, listed: map[string]json.RawMessage{}, matcher: frames.NewCallMatcher(), sets: map[string]*fixture.AssertionSet{}, validated: map[uint64]validated{},
+		Called: map[string]int{}, Listed: map[string]bool{}}
 }
 
 // Add takes the session's next frame (with its bytes) and returns the
@@ -150,6 +159,9 @@ func (k *Checker) learn(raw []byte) {
 	}
 	k.sawList = true
 	for _, t := range r.Result.Tools {
+		if len(k.Listed) < MaxNames {
+			k.Listed[t.Name] = true
+		}
 		if len(t.OutputSchema) > 0 && string(t.OutputSchema) != "null" {
 			k.listed[t.Name] = t.OutputSchema
 		} else {
@@ -212,6 +224,9 @@ func jsonString(lit []byte) string {
 func (k *Checker) Check(req, resp *frames.Frame) []Violation {
 	k.Counts.Calls++
 	tool := ToolName(req.Raw)
+	if _, ok := k.Called[tool]; ok || len(k.Called) < MaxNames {
+		k.Called[tool]++
+	}
 	rules, t := k.rulesFor(tool)
 	sch := k.listed[tool]
 	useListed := k.c.OutputSchema

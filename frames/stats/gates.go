@@ -184,6 +184,10 @@ const (
 	GatePass      = "pass"
 	GateFail      = "fail"
 	GateNotEnough = "not enough data"
+	// GateNoTool is a gate whose tool neither side called (a typo, or
+	// recordings of another server): it checked nothing, so it never
+	// passes, and it is no shortage of data either.
+	GateNoTool = "no such tool"
 )
 
 // A GateResult is one gate evaluated.
@@ -210,13 +214,14 @@ type GateReport struct {
 	Pass      int          `json:"passed"`
 	Fail      int          `json:"failed"`
 	NotEnough int          `json:"not_enough_data"`
+	NoTool    int          `json:"no_such_tool"`
 }
 
 // Passed reports whether every gate passed (not enough data passes only
 // where its gate allows it).
 func (r GateReport) Passed() bool {
 	for _, g := range r.Results {
-		if g.Outcome == GateFail || g.Outcome == GateNotEnough && !g.Allowed {
+		if g.Outcome == GateFail || g.Outcome == GateNoTool || g.Outcome == GateNotEnough && !g.Allowed {
 			return false
 		}
 	}
@@ -241,6 +246,11 @@ func (gs *Gates) Evaluate(base, cur *Collector, drift DriftReport) GateReport {
 		if g.tool == "*" {
 			names = sortedKeys(tools)
 		}
+		if g.tool == "*" && len(names) == 0 || g.tool != "*" && !tools[g.tool] {
+			r.NoTool++
+			r.Results = append(r.Results, noTool(g, sortedKeys(tools)))
+			continue
+		}
 		for _, t := range names {
 			res := g.evaluate(t, base, cur, drift, min)
 			res.Value, res.Baseline = finite(res.Value), finite(res.Baseline)
@@ -257,6 +267,32 @@ func (gs *Gates) Evaluate(base, cur *Collector, drift DriftReport) GateReport {
 		}
 	}
 	return r
+}
+
+// noTool is the result of a gate that matched no tool called on either
+// side, with the nearest names that were.
+func noTool(g gate, called []string) GateResult {
+	res := GateResult{Tool: g.tool, Metric: g.metric, Threshold: g.threshold, Outcome: GateNoTool}
+	switch {
+	case g.tool == "*":
+		res.Detail = "no tool was called on either side: the gate checked nothing"
+	case len(called) == 0:
+		res.Detail = fmt.Sprintf("neither side called %s (no tool was called at all)", g.tool)
+	default:
+		near := ""
+		if d := frames.DidYouMean(g.tool, called); d != "" {
+			near = " (" + strings.TrimPrefix(d, "; ") + ")"
+		}
+		res.Detail = fmt.Sprintf("neither side called %s%s; the tools called are %s", g.tool, near, strings.Join(firstN(called, 8), ", "))
+	}
+	return res
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(s[:n:n], "…")
 }
 
 func (g gate) evaluate(tool string, base, cur *Collector, drift DriftReport, min int64) GateResult {

@@ -320,6 +320,12 @@ func (c *Collector) Tool(name string) *Group {
 	return c.tools[name]
 }
 
+// ToolNames lists the tools called, sorted.
+func (c *Collector) ToolNames() []string {
+	c.wait()
+	return sortedKeys(c.tools)
+}
+
 // Group returns the group of a tool and shape, or nil.
 func (c *Collector) Group(tool, shape string) *Group {
 	c.wait()
