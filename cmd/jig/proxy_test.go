@@ -188,3 +188,24 @@ func TestProxyRecordsToANamedPipe(t *testing.T) {
 		t.Fatalf("the pipe's reader got %d bytes (%v):\n%s", len(b), err, b)
 	}
 }
+
+// TestProxyRecordingToAPipeNobodyReads: --record names a named pipe nobody
+// reads. open(2) waited for a reader for ever, deaf to SIGTERM, before the
+// server was started; jig now waits record.PipeWait and exits 2 saying so,
+// and starts no server.
+func TestProxyRecordingToAPipeNobodyReads(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "rec")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	started := filepath.Join(dir, "started")
+	req := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	code, out, errOut := runCmd(t, "proxy", req, "--record", pipe, "--", "sh", "-c", "touch "+started+"; cat")
+	if code != exitUsage || out != "" || !strings.Contains(errOut, "rec: nothing reads this named pipe") || !strings.Contains(errOut, "start its reader first") {
+		t.Errorf("exit %d, stdout %q, want 2 and why:\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(started); err == nil {
+		t.Errorf("the server was started with nowhere to record")
+	}
+}

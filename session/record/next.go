@@ -3,9 +3,12 @@ package record
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // NextFree is where to record a session that was told to record to path:
@@ -47,4 +50,31 @@ func NextNumbered(path string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s and 65,535 numbered files beside it are taken: choose another --record FILE", path)
+}
+
+// PipeWait is how long a recording to a named pipe waits for the pipe's
+// reader.
+const PipeWait = 5 * time.Second
+
+// openPath opens the file --record names. A named pipe is opened without
+// blocking: with no reader, open(2) waits for one for ever, and jig with
+// it, deaf to SIGTERM, before the session even starts. jig waits PipeWait
+// for the reader, then says what is wrong. Opened, the pipe is written
+// through the runtime's poller, so a slow reader is backpressure.
+func openPath(path string) (*os.File, error) {
+	st, err := os.Stat(path)
+	if err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+		return os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	}
+	deadline := time.Now().Add(PipeWait)
+	for {
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if !errors.Is(err, syscall.ENXIO) {
+			return f, err
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("nothing reads this named pipe (jig waited %v for a reader): start its reader first, or record to a file", PipeWait)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

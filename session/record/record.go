@@ -125,7 +125,7 @@ func create(opts Options) (*frames.TranscriptWriter, frames.Header, string, erro
 	red.Add(opts.Secrets...)
 	if f == nil {
 		var err error
-		if f, err = os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600); err != nil {
+		if f, err = openPath(path); err != nil {
 			return nil, frames.Header{}, "", fmt.Errorf("recording: transcript %s: %w", path, err)
 		}
 	}
