@@ -19,6 +19,9 @@ func parseReports(specs []string) (map[string]string, error) {
 		if !ok || path == "" || kind != "json" && kind != "junit" {
 			return nil, usageErr("--report %q: want json=FILE or junit=FILE", s)
 		}
+		if err := checkOutput("--report", path, func(p string) string { return "--report " + kind + "=" + p }, "drift."+strings.Replace(kind, "junit", "xml", 1), false, false); err != nil {
+			return nil, err
+		}
 		out[kind] = path
 	}
 	return out, nil

@@ -152,6 +152,9 @@ func (o *mockOptions) check() (*mockConfig, error) {
 		if !ok || kind != "json" || path == "" {
 			return nil, usageErr("--report %q: expected json=FILE", r)
 		}
+		if err := checkOutput("--report", path, func(p string) string { return "--report json=" + p }, "mock.json", false, false); err != nil {
+			return nil, err
+		}
 		cfg.reports = append(cfg.reports, path)
 	}
 	return cfg, nil

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // checkOutput runs before a command connects: a file it cannot write should
@@ -24,6 +25,21 @@ func checkOutput(flag, path string, fix func(string) string, example string, ref
 	}
 	if refuseExisting && !force {
 		return usageErr("%s %s: the file exists; pass --force to overwrite it, or pick another file", flag, path)
+	}
+	if refuseExisting {
+		return nil
+	}
+	// A file regenerated on every run replaces what jig wrote there
+	// before: never evidence (a fixture in the directory being replayed
+	// was replaced by the report, and dropped from the run).
+	// --pin and --record decide themselves what to do with a file of
+	// their own kind (refuse it without --force; record beside it).
+	own := map[string]string{"--pin": "a fixture", "--record": "a recording"}[flag]
+	if !fi.Mode().IsRegular() {
+		return nil // a pipe or a device: nothing to read, and reading would wait
+	}
+	if what := evidenceAt(path); what != "" && (own == "" || !strings.HasPrefix(what, own)) {
+		return usageErr("%s %s holds %s: jig does not write over it; pick another file (or move it away first)", flag, path, what)
 	}
 	return nil
 }

@@ -90,3 +90,52 @@ func TestTruncatedFixtureOneDiagnosis(t *testing.T) {
 		}
 	}
 }
+
+// F14: a report (or --frames, or lint's output) over a fixture in the
+// directory being replayed replaced it, silently, and dropped it from the
+// run. A file a run regenerates never replaces evidence: a fixture, a
+// recording or a surface file is refused by name, before anything runs,
+// and left as it was; a report jig wrote is replaced as before.
+func TestOutputsNeverReplaceEvidence(t *testing.T) {
+	dir := t.TempDir()
+	fixtures := filepath.Join(dir, "fixtures")
+	if err := os.Mkdir(fixtures, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fix, rec, surf := filepath.Join(fixtures, "report.json"), filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "surface.json")
+	if code, _, errOut := jig(t, "", "call", "get_report", "--demo", "--record", rec, "--pin", fix); code != 0 {
+		t.Fatalf("pinning: exit %d\n%s", code, errOut)
+	}
+	if code, _, errOut := jig(t, "", "surface", "save", "--demo", "--output", surf); code != 0 {
+		t.Fatalf("surface save: exit %d\n%s", code, errOut)
+	}
+	for _, tt := range []struct {
+		name, file, what string
+		args             []string
+	}{
+		{"replay json report", fix, "a fixture", []string{"replay", fixtures, "--report", "json=" + fix}},
+		{"replay junit report", fix, "a fixture", []string{"replay", fixtures, "--report", "junit=" + fix}},
+		{"frames", fix, "a fixture", []string{"call", "echo", "--args", `{"text":"hi"}`, "--demo", "--no-record", "--frames=" + fix}},
+		{"drift report", rec, "a recording", []string{"drift", "--baseline", rec, "--current", rec, "--report", "json=" + rec}},
+		{"mock report", surf, "a surface file", []string{"mock", rec, "--report", "json=" + surf}},
+		{"lint output", surf, "a surface file", []string{"lint", "--demo", "--output", surf}},
+		{"record over a fixture", fix, "a fixture", []string{"call", "echo", "--args", `{"text":"hi"}`, "--demo", "--record", fix}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := os.ReadFile(tt.file)
+			code, _, errOut := jig(t, "", tt.args...)
+			if code != exitUsage || !strings.Contains(errOut, tt.file+" holds "+tt.what) {
+				t.Errorf("exit %d, want %d saying %s holds %s:\n%s", code, exitUsage, tt.file, tt.what, errOut)
+			}
+			if after, _ := os.ReadFile(tt.file); string(after) != string(before) {
+				t.Errorf("%s was changed", tt.file)
+			}
+		})
+	}
+	report := filepath.Join(dir, "drift.json")
+	for range 2 {
+		if code, out, errOut := jig(t, "", "replay", fixtures, "--report", "json="+report); code != 0 {
+			t.Fatalf("a report over the previous report: exit %d\n%s%s", code, out, errOut)
+		}
+	}
+}
