@@ -184,3 +184,14 @@ func FuzzParseStamp(f *testing.F) {
 		}
 	})
 }
+
+// TestSchemaChangeSaysEachDefinition: a tool whose schema changed names each
+// definition with its calls, most first; it printed a Go map
+// ("map[4c855d74:1 88c6fc1e:11]").
+func TestSchemaChangeSaysEachDefinition(t *testing.T) {
+	var b strings.Builder
+	Report{Tools: []ToolReport{{Tool: "t", Schemas: map[string]int64{"4c855d74": 1, "88c6fc1e": 11, "": 2}}}}.WriteText(&b)
+	if want := "its schema changed within the recordings: 3 definitions (88c6fc1e 11 calls, none listed 2 calls, 4c855d74 1 call)"; !strings.Contains(b.String(), want) {
+		t.Errorf("got:\n%s\nwant %q", b.String(), want)
+	}
+}

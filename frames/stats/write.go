@@ -1,13 +1,35 @@
 package stats
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/mcpjig/jig/frames"
 )
+
+// definitionCounts names each definition's digest and its calls, most
+// calls first ("88c6fc1e 11 calls, 4c855d74 1 call").
+func definitionCounts(m map[string]int64) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = cmp.Or(k, "none listed") + " " + frames.Count(m[k], "call")
+	}
+	return strings.Join(parts, ", ")
+}
 
 // WriteText writes the report as jig stats prints it: per tool its
 // outcomes, per argument shape its outcomes, repeats and fields.
@@ -15,7 +37,7 @@ func (rep Report) WriteText(w io.Writer) {
 	for _, t := range rep.Tools {
 		fmt.Fprintf(w, "%s: %s\n", t.Tool, outcomeLine(t.Outcomes))
 		if len(t.Schemas) > 1 {
-			fmt.Fprintf(w, "  its schema changed within the recordings: %d definitions (calls per definition: %v)\n", len(t.Schemas), t.Schemas)
+			fmt.Fprintf(w, "  its schema changed within the recordings: %d definitions (%s)\n", len(t.Schemas), definitionCounts(t.Schemas))
 		}
 		for _, s := range t.Shapes {
 			fmt.Fprintf(w, "  shape %s: %s\n", s.Shape, outcomeLine(s.Outcomes))
