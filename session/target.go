@@ -264,6 +264,9 @@ func (t Target) missingError(field, ref string) error {
 // environment would otherwise print.
 func (t Target) Secrets() []string {
 	out := append(urlSecrets(t.URL), commandSecrets(t.Command)...)
+	if eu, missing := t.expandWith(t.URL, os.LookupEnv, false); len(missing) == 0 && eu != t.URL {
+		out = append(out, urlSecrets(eu)...) // a password or key given as ${NAME}, whatever the name
+	}
 	if t.Transport == TransportStdio || t.Transport == TransportDemo {
 		for _, s := range frames.EnvSecrets(os.Environ()) {
 			out = append(out, s.Value)
@@ -339,6 +342,9 @@ func urlSecrets(raw string) []string {
 			continue
 		}
 		for _, v := range vs {
+			if envRefs(v) != nil {
+				continue // a reference: its value is among the expanded URL's
+			}
 			out = append(out, v, url.QueryEscape(v))
 		}
 	}
@@ -364,7 +370,10 @@ func redactURL(raw string) string {
 	if u.RawQuery != "" {
 		q := strings.Split(u.RawQuery, "&")
 		for i, kv := range q {
-			k, _, ok := strings.Cut(kv, "=")
+			k, v, ok := strings.Cut(kv, "=")
+			if envRefs(v) != nil {
+				continue // a reference (${NAME}) is kept: replay expands it
+			}
 			if name, err := url.QueryUnescape(k); ok && err == nil && secretParamName().MatchString(name) {
 				q[i] = k + "=" + frames.Placeholder("secret-param")
 			}

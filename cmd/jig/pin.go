@@ -415,6 +415,9 @@ func (o *callOptions) appendSession(f *fixture.Fixture) (session.Options, error)
 				p.file, g.Field, g.Flag, give, strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(g.Name)))
 		}
 	}
+	if field, msg := replay.UnsentPlaceholder(t); field != "" {
+		return session.Options{}, usageErr("--append: %s's %s %s", p.file, field, msg)
+	}
 	so := session.Options{Target: t, ProtocolVersion: f.ProtocolVersion, Grace: o.target.grace,
 		Capabilities: o.target.capabilities, Log: frames.NewLog(nil)}
 	if f.Session != nil {

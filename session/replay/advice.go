@@ -51,7 +51,7 @@ func AdviseReplay(path string, f *fixture.Fixture) Advice {
 				g.Name, g.Name, envName(g.Name)))
 		case "--url":
 			give = append(give, "--url URL")
-			why = append(why, "the URL held a secret, which the fixture holds redacted")
+			why = append(why, "the URL held a secret, which the fixture holds redacted; pin with a reference like ?api_key=${API_KEY} in the URL to keep one that replay reads from the environment")
 		case "--":
 			give = append(give, "-- COMMAND")
 			why = append(why, "the server's command held a secret, which the fixture holds redacted")

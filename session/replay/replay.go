@@ -704,6 +704,9 @@ func caseTarget(c Case, ov *Override) (session.Target, error) {
 			}
 		}
 	}
+	if field, msg := UnsentPlaceholder(t); field != "" {
+		return session.Target{}, &fixture.FileError{File: filepath.Base(c.Path), Field: field, Msg: msg, Kind: fixture.ErrInvalid}
+	}
 	return t, nil
 }
 
