@@ -180,6 +180,22 @@ func BenchmarkAppend4MB(b *testing.B) {
 	}
 }
 
+// F29: Stripe's key shapes were kept in clear when no variable named them.
+func TestRedactorStripeKeys(t *testing.T) {
+	r := NewRedactor()
+	for _, key := range []string{"sk_live_51HxYzAbCdEfGhIjKlMnOpQr", "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "rk_live_51HxYzAbCdEfGhIjKl", "whsec_0123456789abcdefABCDEFxyz"} {
+		in := `{"text":"key ` + key + ` end"}`
+		if out := r.String(in); strings.Contains(out, key) || !strings.Contains(out, "[REDACTED:stripe-key]") {
+			t.Errorf("%s: %s", key, out)
+		}
+	}
+	for _, kept := range []string{"sk_live_short", "task_live_0123456789abcdef", "pk_live_0123456789abcdef"} {
+		if out := r.String(kept); out != kept {
+			t.Errorf("%q is not a Stripe secret key, but became %q", kept, out)
+		}
+	}
+}
+
 // A request named by a notifications/cancelled from the same side is
 // cancelled, not pending — in a live Log, a transcript read back, and an
 // indexed lazy reader.

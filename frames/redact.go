@@ -103,6 +103,9 @@ var tokenRules = sync.OnceValue(func() []tokenRule {
 			literalStarts(false, "gh", "github_pat_"), false),
 		newTokenRule("api-key", `\b(?:sk|pk|rk)-[A-Za-z0-9_-]{20,}`, 0, []string{"sk-", "pk-", "rk-"},
 			literalStarts(false, "sk-", "pk-", "rk-"), false),
+		// Stripe's secret, restricted and webhook signing keys.
+		newTokenRule("stripe-key", `\b(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,})`, 0, []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"},
+			literalStarts(false, "sk_", "rk_", "whsec_"), false),
 		newTokenRule("slack-token", `\bxox[abprs]-[A-Za-z0-9-]{10,}`, 0, []string{"xox"},
 			literalStarts(false, "xox"), false),
 		newTokenRule("aws-key", `\bAKIA[0-9A-Z]{16}\b`, 0, []string{"akia"},

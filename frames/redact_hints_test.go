@@ -44,7 +44,7 @@ func TestHintIndexIsContains(t *testing.T) {
 	}
 	alnum := strings.Repeat("a1B2c3D4e5", 4)
 	for _, secret := range []string{"ghp_" + alnum, "gho_" + alnum, "ghu_" + alnum, "ghs_" + alnum, "ghr_" + alnum, "github_pat_" + alnum,
-		"sk-" + alnum, "pk-" + alnum, "rk-" + alnum, "xoxb-" + alnum, "AKIA" + strings.ToUpper(alnum[:16]), "eyJ" + alnum + ".eyJ" + alnum + "." + alnum,
+		"sk-" + alnum, "sk_live_" + alnum, "rk_test_" + alnum, "whsec_" + alnum, "pk-" + alnum, "rk-" + alnum, "xoxb-" + alnum, "AKIA" + strings.ToUpper(alnum[:16]), "eyJ" + alnum + ".eyJ" + alnum + "." + alnum,
 		"Bearer " + alnum, "basic " + alnum, `"api_key": "` + alnum + `"`, `"Authorization":"x"`, "?token=" + alnum, "--password=" + alnum,
 		"https://user:" + alnum + "@host/", `{"x":"` + strings.Repeat("iVBORw0KGgo", 30) + `ghp_` + alnum + `"}`} {
 		texts = append(texts, secret, " "+secret+" ", `"`+secret+`"`)
