@@ -167,6 +167,12 @@ const ServerExitedNote = "server exited"
 // connection refused (...)"): jig stopped waiting for them.
 const ServerGoneNote = "server went away"
 
+// StreamEndedNote begins the Note of the transport frame (its Answers
+// names the request) that says the server closed a request's event stream
+// without answering it and gave no event id to resume from: no answer can
+// come.
+const StreamEndedNote = "event stream ended without the answer"
+
 // Partner returns the index paired with i, or -1.
 func (p *Pairer) Partner(i int) int {
 	if i < 0 || i >= len(p.partner) {

@@ -45,7 +45,9 @@ func Summary(r Reader, i int, start time.Time) string {
 // Unanswered says why the request at i has no response: "cancelled by #7"
 // when a notifications/cancelled named it (none will come; #7 is that
 // frame), "not delivered: #8" when the HTTP request that carried it failed
-// (#8 says how), "no answer: the server exited (#9)" when the server's
+// (#8 says how), "no answer: its event stream ended (#8)" when the server
+// closed the stream it was to be answered on without the answer, "no
+// answer: the server exited (#9)" when the server's
 // process ended first, "no answer: the server went away (#9)" when an HTTP
 // server stopped answering while it was open, else "pending".
 func Unanswered(r Reader, i int) string {
@@ -53,6 +55,9 @@ func Unanswered(r Reader, i int) string {
 		return fmt.Sprintf("cancelled by #%d", r.Frame(j).Seq)
 	}
 	if j := undelivered(r, i); j >= 0 {
+		if f := r.Frame(j); strings.HasPrefix(f.Note, StreamEndedNote) {
+			return fmt.Sprintf("no answer: its event stream ended (#%d)", f.Seq)
+		}
 		return fmt.Sprintf("not delivered: #%d", r.Frame(j).Seq)
 	}
 	if e, ok := r.(interface{ Ended(int) int }); ok {

@@ -1,14 +1,20 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session/demo"
 )
 
 // An HTTP server that dies mid-session: the next request finds nobody. That
@@ -82,12 +88,26 @@ func TestHTTPServerThatDiesIsNotAnsweringAndItsRequestNotDelivered(t *testing.T)
 // An HTTP server killed while a call waits on it: the call ends as soon as
 // a reconnect finds nobody listening (the go-sdk went on retrying its event
 // streams for about 24 s, then failed the call naming "failed to
-// reconnect"), its error names the call and says the server went away, and
-// the recording keeps every frame and says why the request got no answer.
-// server-everything over Streamable HTTP, killed mid trigger-long-running-operation.
+// reconnect") or, for a legacy SSE server, as its event stream ends (the
+// go-sdk said only "EOF"); its error names the call and says the server
+// went away, and the recording keeps every frame and says why the request
+// got no answer. server-everything over Streamable HTTP and over SSE,
+// killed mid trigger-long-running-operation.
 func TestHTTPServerKilledMidCallEndsTheCall(t *testing.T) {
-	port, kill := startKillableHTTPPeer(t, "streamableHttp")
-	s := open(t, Options{Target: Target{Transport: TransportStreamable, URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}})
+	for _, tc := range []struct {
+		mode, path string
+		transport  Transport
+	}{{"streamableHttp", "/mcp", TransportStreamable}, {"sse", "/sse", TransportSSE}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			port, kill := startKillableHTTPPeer(t, tc.mode)
+			s := open(t, Options{Target: Target{Transport: tc.transport, URL: fmt.Sprintf("http://127.0.0.1:%d%s", port, tc.path)}})
+			killedMidCall(t, s, kill)
+		})
+	}
+}
+
+func killedMidCall(t *testing.T, s *Session, kill func()) {
+	t.Helper()
 	mark := s.Log.Len()
 	// Kill the server once the call's progress shows it is being worked on.
 	go func() {
@@ -130,5 +150,64 @@ func TestHTTPServerKilledMidCallEndsTheCall(t *testing.T) {
 	}
 	if got := frames.Unanswered(s.Log, req); !strings.HasPrefix(got, "no answer: the server went away (#") {
 		t.Errorf("Unanswered(the call) = %q, want \"no answer: the server went away (#N)\"", got)
+	}
+}
+
+// A go-sdk server that dies mid-call after it answered the call's POST
+// with an event stream (a progress notification) ends that stream, which
+// carries no event ids: the go-sdk failed the call at once with its own
+// "request terminated without response" and the request stayed pending in
+// the recording. The error names the call and says no answer can come;
+// the recording says why.
+func TestHTTPServerThatEndsTheCallsStreamSaysSo(t *testing.T) {
+	srv, err := demo.New(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{}, 1)
+	srv.AddTool(&mcp.Tool{Name: "slow", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if tok := req.Params.GetProgressToken(); tok != nil {
+				if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1}); err != nil {
+					return nil, err
+				}
+			}
+			started <- struct{}{}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(20 * time.Second):
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
+			}
+		})
+	hs := &http.Server{Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.Serve(l)
+	t.Cleanup(func() { hs.Close() })
+	s := open(t, Options{Target: Target{Transport: TransportStreamable, URL: "http://" + l.Addr().String()}, ProtocolVersion: "2025-11-25"})
+	go func() {
+		<-started
+		hs.Close() // the server dies: every connection closes
+	}()
+	mark := s.Log.Len()
+	_, err = s.CallToolWith(ctx(t), "slow", json.RawMessage(`{}`), CallOptions{OnProgress: func(Progress) {}})
+	var gone *ServerGoneError
+	if !errors.As(err, &gone) || !strings.Contains(err.Error(), "tools/call slow: no answer") || strings.Contains(err.Error(), "request terminated") {
+		t.Fatalf("call whose server died: %v (%T); want a ServerGoneError naming the call", err, err)
+	}
+	req := -1
+	for i := mark; i < s.Log.Len(); i++ {
+		if f := s.Log.Frame(i); f.Method == "tools/call" && f.Dir == frames.ClientToServer && f.Kind == frames.KindRequest {
+			req = i
+		}
+	}
+	if req < 0 {
+		t.Fatal("the call's request is not in the frames")
+	}
+	if got := frames.Unanswered(s.Log, req); !strings.HasPrefix(got, "no answer: ") {
+		t.Errorf("Unanswered(the call) = %q, want \"no answer: …\"", got)
 	}
 }

@@ -812,6 +812,9 @@ func (s *Session) call(ctx context.Context, what string, fn func(ctx context.Con
 	if g := goneError(cctx); g != nil {
 		return s.redacted(&ConnectError{Target: s.opts.Target, Err: g})
 	}
+	if g := s.lostAnswer(cctx, what, err); g != nil {
+		return s.redacted(&ConnectError{Target: s.opts.Target, Err: g})
+	}
 	if errors.Is(err, ErrScriptExhausted) {
 		// --elicit or --sample ran out of answers: the user's script, not
 		// the server, needs another answer.

@@ -284,7 +284,7 @@ func startHTTPPeer(t *testing.T, mode string) int {
 // kills the server and waits until it is gone (a server dying mid-session).
 func startKillableHTTPPeer(t *testing.T, mode string) (int, func()) {
 	port := peers.FreePort(t)
-	return port, peers.Serve(t, nodeTarget(t, mode).Command, port)
+	return port, peers.Serve(t, peers.NodeHTTP(t, peers.Everything, mode), port)
 }
 
 func TestServerEverythingStreamableHTTPAndSSE(t *testing.T) {
