@@ -83,7 +83,9 @@ const maxNames = 1 << 12
 type reader struct {
 	walker fixture.Walker
 	result result
+	tape   tape
 	jobs   chan job
+	plain  bool // no tape: tests compare the two readings
 }
 
 // A job is one response for a group's reader.
@@ -387,7 +389,7 @@ func (c *Collector) call(s *Feed, req, resp *frames.Frame, spans []frames.Span) 
 func (c *Collector) start() {
 	c.readers = make([]*reader, c.opts.Workers)
 	for i := range c.readers {
-		r := &reader{jobs: make(chan job, 256)}
+		r := &reader{jobs: make(chan job, 256), plain: c.reader.plain}
 		c.readers[i] = r
 		c.running.Add(1)
 		go func() {
@@ -438,7 +440,7 @@ func (rd *reader) read(j job) {
 		g.Unusable++
 	case r.isError:
 		g.ToolErrors++
-	case g.observe(&rd.walker, r, j.args, j.at):
+	case g.observe(&rd.walker, &rd.tape, r, j.args, j.at):
 		g.Results++
 	default:
 		g.Unusable++
@@ -451,6 +453,10 @@ type result struct {
 	ends          []int
 	vals          [][]byte
 	isError, isSC bool // isError: true; a structuredContent that is not null
+	// sc counts the structuredContent members; taped says the one there
+	// is was walked into the reader's tape as the members were read.
+	sc    int
+	taped bool
 }
 
 func (r *result) key(i int) []byte {
@@ -462,24 +468,90 @@ func (r *result) key(i int) []byte {
 }
 
 // members reads the top-level members of a response's result (into a
-// buffer the reader reuses), or nil when the result is no object.
+// buffer the reader reuses), or nil when the result is no object. Its
+// structuredContent is walked into the reader's tape on the way (observe
+// plays it back instead of walking it again); when that walk fails the
+// members are read again without it, so that the result is refused, or
+// read, exactly as it was before there was a tape.
 func (rd *reader) members(raw []byte, spans []frames.Span) *result {
 	r := &rd.result
-	r.keys, r.ends, r.vals, r.isError, r.isSC = r.keys[:0], r.ends[:0], r.vals[:0], false, false
-	if _, ok := rd.walker.MembersAtSpans(raw, spans, "result", func(key, val []byte) {
+	add := func(key, val []byte) {
 		switch string(key) {
 		case "isError":
 			r.isError = string(val) == "true"
 		case "structuredContent":
 			r.isSC = string(val) != "null"
+			r.sc++
 		}
 		r.keys = append(r.keys, key...)
 		r.ends = append(r.ends, len(r.keys))
 		r.vals = append(r.vals, val)
-	}); !ok {
+	}
+	reset := func() {
+		r.keys, r.ends, r.vals, r.isError, r.isSC, r.sc, r.taped = r.keys[:0], r.ends[:0], r.vals[:0], false, false, 0, false
+	}
+	reset()
+	rd.tape.reset()
+	rd.walker.Text = false // as observe walks a structuredContent that is there
+	if !rd.plain {
+		if _, ok := rd.walker.MembersAtWalk(raw, spans, "result", scKey, scPath, &rd.tape, add); ok {
+			// Played back only when it is what observe would walk: the
+			// one structuredContent, not null (Text is false then).
+			r.taped = r.sc == 1 && r.isSC
+			return r
+		}
+		reset()
+	}
+	if _, ok := rd.walker.MembersAtSpans(raw, spans, "result", add); !ok {
 		return nil
 	}
 	return r
+}
+
+var (
+	scKey  = []byte("structuredContent")
+	scPath = []byte("/structuredContent")
+)
+
+// A tape holds the visits of one walk, to be played back to an observer:
+// each visit's path and string one after the other in buf.
+type tape struct {
+	visits []visit
+	buf    []byte
+}
+
+type visit struct {
+	k               fixture.Kind
+	b               bool
+	x               float64
+	n               int
+	pathEnd, strEnd int // in buf, after the previous visit's strEnd
+}
+
+func (t *tape) reset() {
+	if cap(t.buf) > maxTape {
+		*t = tape{} // one huge result does not keep its tape
+	}
+	t.visits, t.buf = t.visits[:0], t.buf[:0]
+}
+
+// maxTape is the largest tape a reader keeps for the next result.
+const maxTape = 1 << 20
+
+func (t *tape) Visit(path []byte, k fixture.Kind, b bool, x float64, s []byte, n int) {
+	t.buf = append(t.buf, path...)
+	pe := len(t.buf)
+	t.buf = append(t.buf, s...)
+	t.visits = append(t.visits, visit{k: k, b: b, x: x, n: n, pathEnd: pe, strEnd: len(t.buf)})
+}
+
+// play visits v with the tape's visits, in order.
+func (t *tape) play(v fixture.Visitor) {
+	start := 0
+	for _, e := range t.visits {
+		v.Visit(t.buf[start:e.pathEnd], e.k, e.b, e.x, t.buf[e.pathEnd:e.strEnd], e.n)
+		start = e.strEnd
+	}
 }
 
 // shape is Shape, remembered for the arguments last seen: traffic repeats
@@ -554,7 +626,7 @@ const maxAnswers = 1 << 16
 // relative to the result. Its _meta and resultType are the protocol's, not
 // the tool's answer, and content is the same data again when there is
 // structuredContent.
-func (g *Group) observe(w *fixture.Walker, r *result, args uint64, at time.Time) bool {
+func (g *Group) observe(w *fixture.Walker, tp *tape, r *result, args uint64, at time.Time) bool {
 	g.call++
 	o := &g.obs
 	*o = observer{g: g, at: at, masked: hashSeed, exact: hashSeed, key: o.key[:0], num: o.num[:0], last: o.last}
@@ -566,6 +638,10 @@ func (g *Group) observe(w *fixture.Walker, r *result, args uint64, at time.Time)
 		}
 		o.key = fixture.AppendPointerToken(append(o.key[:0], '/'), key)
 		o.exact = mix(mix(o.exact, o.key), r.vals[i])
+		if r.taped && string(key) == "structuredContent" {
+			tp.play(o)
+			continue
+		}
 		if !w.Walk(r.vals[i], o.key, o) {
 			return false
 		}

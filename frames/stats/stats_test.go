@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -194,4 +196,72 @@ func TestSchemaChangeSaysEachDefinition(t *testing.T) {
 	if want := "its schema changed within the recordings: 3 definitions (88c6fc1e 11 calls, none listed 2 calls, 4c855d74 1 call)"; !strings.Contains(b.String(), want) {
 		t.Errorf("got:\n%s\nwant %q", b.String(), want)
 	}
+}
+
+// FuzzReadingsAgree holds the reading jig stats does of a recorded result
+// — the Scanner's spans, the structuredContent walked once into a tape and
+// played back — to the plain reading (no spans, no tape: passed over, then
+// walked): the same report, byte for byte. The input is a result's bytes,
+// recorded as a recording holds them (record) or put in the record's raw
+// string as they are, escapes and all; each is answered twice, by results
+// that differ, so repeats and the prediction of the next field both count.
+func FuzzReadingsAgree(f *testing.F) {
+	text := `{"orders":[{"id":"ord-1","placed_at":"2026-08-21T10:00:00Z","total":1e999,"note":"a \"b\" \\ c"}],"truncated":false}`
+	tq, _ := json.Marshal(text)
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":` + string(tq) + `}],"structuredContent":` + text + `}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"a":[1,2,{"b":null}]},"isError":true}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"a":1},"structuredContent":null,"content":[{"type":"text","text":"{\"x\":1}"}]}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"content":[{"text":"{\"x\":[1]}"}]},"x":1}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"a":"\ud83d\ude00\ud83d","b":"` + "\xff" + `"},"x":}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structured\u0043ontent":{"k\u00e9y":"v"},"_meta":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":` + strings.Repeat("[", 199) + strings.Repeat("]", 199) + `}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"n":123456789012345678901234567890e400,"m":-0.0}}`,
+	} {
+		f.Add([]byte(s), true)
+		f.Add([]byte(s), false)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, record bool) {
+		if record {
+			q, _ := json.Marshal(string(in))
+			in = q[1 : len(q)-1]
+		}
+		var reports [2][]byte
+		for i, plain := range []bool{false, true} {
+			c := New(Options{})
+			c.reader.plain = plain
+			s := frames.NewScanner(strings.NewReader(readingsRecording(in)), "t.jsonl")
+			if !plain {
+				s.WithSpans()
+			}
+			feed := c.Session()
+			for s.Next() {
+				if f := s.Frame(); f != nil {
+					feed.AddSpans(f, s.Spans())
+				}
+			}
+			feed.Close()
+			reports[i], _ = json.Marshal(c.Report(""))
+		}
+		if !bytes.Equal(reports[0], reports[1]) {
+			t.Fatalf("body %q:\nwith spans and tape: %s\nplain:               %s", in, reports[0], reports[1])
+		}
+	})
+}
+
+// readingsRecording is a recording of two calls answered by body, then by
+// body with its first digit changed.
+func readingsRecording(body []byte) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"header","format":1,"jig":"test"}` + "\n")
+	other := bytes.Clone(body)
+	if i := bytes.IndexAny(other, "0123456789"); i >= 0 {
+		other[i] = '0' + (other[i]-'0'+1)%10
+	}
+	for i, resp := range [][]byte{body, other} {
+		fmt.Fprintf(&b, `{"type":"frame","seq":%d,"time":"2026-11-01T00:00:0%dZ","dir":"c2s","kind":"request","method":"tools/call","id":"1","raw":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{}}}"}`+"\n", 2*i+1, 2*i)
+		fmt.Fprintf(&b, `{"type":"frame","seq":%d,"time":"2026-11-01T00:00:0%dZ","dir":"s2c","kind":"result","id":"1","raw":"%s"}`+"\n", 2*i+2, 2*i+1, resp)
+	}
+	return b.String()
 }
