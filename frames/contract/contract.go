@@ -15,8 +15,10 @@ package contract
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -169,7 +171,7 @@ func toJSON(name string, data []byte) ([]byte, error) {
 	if err := yaml.Unmarshal(data, &v); err != nil {
 		return nil, fmt.Errorf("not valid YAML: %v", err)
 	}
-	v, err := jsonable(v)
+	v, err := jsonable(v, "")
 	if err != nil {
 		return nil, err
 	}
@@ -177,12 +179,24 @@ func toJSON(name string, data []byte) ([]byte, error) {
 }
 
 // jsonable turns what YAML decodes into values encoding/json can write:
-// mappings must have string keys.
-func jsonable(v any) (any, error) {
+// mappings must have string keys, and numbers must be finite (YAML's .nan
+// and .inf are not JSON: encoding/json refused them without saying where).
+// at is where v is in the file ("tools.t.rules[0].value").
+func jsonable(v any, at string) (any, error) {
+	join := func(k string) string {
+		if at == "" {
+			return k
+		}
+		return at + "." + k
+	}
 	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("%s: %v is not a number a contract can hold (YAML's .nan and .inf are not JSON)", at, x)
+		}
 	case map[string]any:
 		for k, e := range x {
-			j, err := jsonable(e)
+			j, err := jsonable(e, join(k))
 			if err != nil {
 				return nil, err
 			}
@@ -193,9 +207,9 @@ func jsonable(v any) (any, error) {
 		for k, e := range x {
 			ks, ok := k.(string)
 			if !ok {
-				return nil, fmt.Errorf("key %v is not a string", k)
+				return nil, fmt.Errorf("%s: key %v is not a string", cmp.Or(at, "the top level"), k)
 			}
-			j, err := jsonable(e)
+			j, err := jsonable(e, join(ks))
 			if err != nil {
 				return nil, err
 			}
@@ -204,7 +218,7 @@ func jsonable(v any) (any, error) {
 		return m, nil
 	case []any:
 		for i, e := range x {
-			j, err := jsonable(e)
+			j, err := jsonable(e, fmt.Sprintf("%s[%d]", at, i))
 			if err != nil {
 				return nil, err
 			}
