@@ -42,6 +42,9 @@ type httpTap struct {
 	// probe is set while the era is "auto" and the server/discover probe
 	// has not been sent: that one POST carries probeSessionID.
 	probe atomic.Bool
+	// bareProbe is set while the probe is sent again without
+	// probeSessionID (probeAgain).
+	bareProbe atomic.Bool
 	// bad is the last answer to a request that was no MCP answer at all
 	// (an HTML page, a 5xx, an empty 200): what a failure then says.
 	bad atomic.Pointer[BadAnswerError]
@@ -185,10 +188,18 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 				if req.Header.Get("Mcp-Method") == "" {
 					req.Header.Set("Mcp-Method", method)
 				}
+				// And the name a request is about into Mcp-Name (SEP-2243):
+				// the SDK's legacy SSE transport sets neither, and servers
+				// that check them refuse every call without it.
+				if name, ok := mcpName(method, body); ok && req.Header.Get("Mcp-Name") == "" {
+					req.Header.Set("Mcp-Name", name)
+				}
 			}
 		}
 		if method == "server/discover" && req.Header.Get("Mcp-Session-Id") == "" && t.probe.CompareAndSwap(true, false) {
 			req.Header.Set("Mcp-Session-Id", probeSessionID)
+			probing = true
+		} else if method == "server/discover" && req.Header.Get("Mcp-Session-Id") == "" && t.bareProbe.CompareAndSwap(true, false) {
 			probing = true
 		}
 		if req.Method == http.MethodPost && !raw && !probing {
@@ -242,6 +253,9 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 			t.reach.set(t.redact.String(reachWhy(err)))
 		}
 		return nil, err
+	}
+	if probing && resp.StatusCode == http.StatusNotFound && req.Header.Get("Mcp-Session-Id") == probeSessionID {
+		return t.probeAgain(req, resp, sent, info)
 	}
 	if posted != "" {
 		learnDelivered(req.Context(), postedMethod)
@@ -321,6 +335,25 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	return resp, nil
+}
+
+// probeAgain sends the era probe again without probeSessionID when the
+// server answered 404 to it: "no such session", as the spec says a server
+// that keeps sessions answers (the go-sdk's HTTP handler does, and it speaks
+// 2026-07-28). The older servers a sessionless probe wedges answer 400.
+func (t *httpTap) probeAgain(req *http.Request, resp *http.Response, sent []byte, info *frames.HTTP) (*http.Response, error) {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	resp.Body.Close()
+	t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport,
+		HTTP: &frames.HTTP{Method: req.Method, URL: info.URL, Status: resp.StatusCode, Headers: t.redact.Headers(resp.Header)},
+		Note: t.redact.String(frames.StatusNote(resp, string(bytes.TrimSpace(body))) +
+			" — the server keeps sessions and knows none named " + probeSessionID + ": jig sends its era probe again without one")})
+	again := req.Clone(req.Context())
+	again.Header.Del("Mcp-Session-Id")
+	again.Body = io.NopCloser(bytes.NewReader(sent))
+	again.ContentLength = int64(len(sent))
+	t.bareProbe.Store(true)
+	return t.RoundTrip(again)
 }
 
 // readBody reads a response body whole, at most the frame limit of it. When

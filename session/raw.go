@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -254,7 +255,7 @@ func (s *Session) postRaw(ctx context.Context, raw []byte, probe frames.Frame) e
 		// The headers the era mirrors from the message, as a client that
 		// sent this message would set them.
 		req.Header.Set("Mcp-Method", probe.Method)
-		if name := rawName(raw); name != "" {
+		if name, ok := mcpName(probe.Method, raw); ok {
 			req.Header.Set("Mcp-Name", name)
 		}
 	}
@@ -269,6 +270,31 @@ func (s *Session) postRaw(ctx context.Context, raw []byte, probe frames.Frame) e
 		_, _ = io.Copy(io.Discard, resp.Body)
 	}()
 	return nil
+}
+
+// mcpName is the Mcp-Name header of a 2026-07-28 request (SEP-2243): the
+// params.name of a tools/call or prompts/get, the params.uri of a
+// resources/read, Base64-encoded in its =?base64?…?= form when it is not
+// plain visible ASCII (or looks encoded itself). Other methods have none.
+func mcpName(method string, raw []byte) (string, bool) {
+	switch method {
+	case "tools/call", "prompts/get", "resources/read":
+	default:
+		return "", false
+	}
+	name := rawName(raw)
+	if name == "" {
+		return "", false
+	}
+	plain := name[0] != ' ' && name[0] != '\t' && name[len(name)-1] != ' ' && name[len(name)-1] != '\t' &&
+		!(strings.HasPrefix(name, "=?base64?") && strings.HasSuffix(name, "?="))
+	for i := 0; plain && i < len(name); i++ {
+		plain = name[i] >= 0x20 && name[i] <= 0x7e
+	}
+	if plain {
+		return name, true
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(name)) + "?=", true
 }
 
 // rawName is the params.name (tools/call, prompts/get) or params.uri
