@@ -709,3 +709,28 @@ func TestOpenRecordsAReproduction(t *testing.T) {
 		t.Fatalf("the reproduction's recording %s lacks the call (%v):\n%s", got[0], err, b)
 	}
 }
+
+// F16: the TUI refused a target naming $JIG_SCRATCH ("environment variable
+// $JIG_SCRATCH is not set"), which every other command gives a directory.
+// It gets one for its run, and it is removed when the TUI quits.
+func TestTheTUIGivesTheScratchDirectory(t *testing.T) {
+	dir := t.TempDir()
+	pidfile, seen := filepath.Join(dir, "jig.pid"), filepath.Join(dir, "seen")
+	cmd, screen, keys := startTUI(t, pidfile, "connect", "--no-record", "--env", "STATE=$JIG_SCRATCH/state.json",
+		"--", "sh", "-c", `echo "$STATE" > "$0"; touch "$STATE"; exec "$1" serve-demo`, seen, binary(t))
+	defer keys.Close()
+	waitFor(t, screen.await("search_orders"), 60*time.Second, "the demo's tools on the TUI", screen)
+	b, err := os.ReadFile(seen)
+	state := strings.TrimSpace(string(b))
+	if err != nil || !strings.HasSuffix(state, "/state.json") || strings.Contains(state, "JIG_SCRATCH") {
+		t.Fatalf("the server was given STATE=%q (%v)\n%s", state, err, screen.String())
+	}
+	if _, err := os.Stat(state); err != nil {
+		t.Fatalf("the server could not write in its scratch directory: %v", err)
+	}
+	keys.Write([]byte("q"))
+	exitOf(t, cmd, screen)
+	if _, err := os.Stat(filepath.Dir(state)); !os.IsNotExist(err) {
+		t.Errorf("the scratch directory %s outlived the TUI (stat: %v)", filepath.Dir(state), err)
+	}
+}

@@ -174,6 +174,14 @@ func runTUI(ctx context.Context, o *tuiOptions, st *streams) error {
 	if err := promptInputs(st, &opts.Target); err != nil {
 		return err
 	}
+	// One scratch directory for the TUI's run, reconnects included: the
+	// server's state survives an R, and is removed when jig quits.
+	vars, removeScratch, err := session.Scratch(opts.Target)
+	if err != nil {
+		return fmt.Errorf("creating the scratch directory for $%s: %w", session.ScratchVar, err)
+	}
+	defer removeScratch()
+	opts.Vars = vars
 	red, err := runRedactor(st, o.secretEnv)
 	if err != nil {
 		return err
