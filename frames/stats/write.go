@@ -69,12 +69,24 @@ func outcomeLine(o Outcomes) string {
 	}
 	l := o.LatencyMS
 	if l.N > 0 {
-		s += fmt.Sprintf(", latency p50 %s p95 %s p99 %s ms", fnum(l.Median), fnum(l.P95), fnum(l.P99))
+		a := approx(l)
+		s += fmt.Sprintf(", latency p50 %s%s p95 %s%s p99 %s%s ms", a, fnum(l.Median), a, fnum(l.P95), a, fnum(l.P99))
 	}
 	if o.SizeBytes.N > 0 {
-		s += fmt.Sprintf(", size p50 %s", frames.HumanSize(int(o.SizeBytes.Median)))
+		s += fmt.Sprintf(", size p50 %s%s", approx(o.SizeBytes), frames.HumanSize(int(o.SizeBytes.Median)))
+	}
+	if !l.Exact || !o.SizeBytes.Exact {
+		s += fmt.Sprintf(" (≈: over %d values, quantiles within %g%%)", ExactLimit, 100*RelativeError)
 	}
 	return s
+}
+
+// approx marks a figure of a summary past ExactLimit values.
+func approx(s Summary) string {
+	if s.Exact {
+		return ""
+	}
+	return "≈"
 }
 
 func fieldLine(f FieldReport) string {
@@ -95,10 +107,10 @@ func fieldLine(f FieldReport) string {
 		parts = append(parts, "types "+strings.Join(ts, ", "))
 	}
 	if f.Items != nil {
-		parts = append(parts, fmt.Sprintf("items median %s IQR %s–%s (min %s, max %s)", fnum(f.Items.Median), fnum(f.Items.Q1), fnum(f.Items.Q3), fnum(f.Items.Min), fnum(f.Items.Max)))
+		parts = append(parts, fmt.Sprintf("items median %s%s IQR %s–%s (min %s, max %s)", approx(*f.Items), fnum(f.Items.Median), fnum(f.Items.Q1), fnum(f.Items.Q3), fnum(f.Items.Min), fnum(f.Items.Max)))
 	}
 	if n := f.Numbers; n != nil {
-		parts = append(parts, fmt.Sprintf("mean %s sd %s median %s MAD %s", fnum(n.Mean), fnum(n.SD), fnum(n.Median), fnum(n.MAD)))
+		parts = append(parts, fmt.Sprintf("mean %s sd %s median %s%s MAD %s", fnum(n.Mean), fnum(n.SD), approx(*n), fnum(n.Median), fnum(n.MAD)))
 	}
 	if f.TrueRate != nil {
 		parts = append(parts, "true "+share(*f.TrueRate))
