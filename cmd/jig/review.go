@@ -383,6 +383,10 @@ func runReviewTUI(ctx context.Context, rv *fixture.Review, red *fixture.Redactor
 	return m.Confirmed(), nil
 }
 
+// nothingWritten follows a decision review cannot make: the others given
+// with it are not applied either, and that must be said.
+const nothingWritten = "nothing was written, for any item: drop this decision (or replay again and review the new report), then run the review again"
+
 // apply makes the decisions the flags give, in the order accept, reject,
 // skip, delete, rules, assertions.
 func (o *reviewOptions) apply(rv *fixture.Review, st *streams) error {
@@ -393,7 +397,7 @@ func (o *reviewOptions) apply(rv *fixture.Review, st *streams) error {
 		for _, k := range set.keys {
 			it, err := rv.Find(k)
 			if err != nil {
-				return usageErr("--%s %v", set.action, err)
+				return usageErr("--%s %v\n%s", set.action, err, nothingWritten)
 			}
 			reason := o.reason
 			switch set.action {
@@ -415,7 +419,7 @@ func (o *reviewOptions) apply(rv *fixture.Review, st *streams) error {
 				rv.SetRetarget(it, true)
 			}
 			if err := rv.Decide(it, set.action, reason); err != nil {
-				return usageErr("--%s %v", set.action, err)
+				return usageErr("--%s %v\n%s", set.action, err, nothingWritten)
 			}
 			if t := rv.OtherTarget(it); t != nil && set.action == fixture.ActionAccept && !o.retarget {
 				fmt.Fprintf(st.err, "jig: %s: the accepted drift was replayed against %s, not its fixtures' own target %s: they keep their own target, where it drifts; pass --retarget to point them at %s\n",

@@ -139,3 +139,20 @@ func TestReviewDeleteDoesNotBorrowTheAcceptsReason(t *testing.T) {
 		}
 	}
 }
+
+// F25: one decision review cannot make stopped the review with nothing
+// written for the others, and nothing said so.
+func TestReviewSaysNothingWasWritten(t *testing.T) {
+	t.Setenv("CI", "")
+	dir := pinReviewFixtures(t)
+	report := filepath.Join(t.TempDir(), "drift.json")
+	replayReport(t, dir, report)
+	before, _ := os.ReadFile(filepath.Join(dir, "search-acme.json"))
+	code, _, errOut := jig(t, "", "review", report, "--accept", "tool:search_orders", "--accept", "no-such-scenario", "--reason", "v2")
+	if code != exitUsage || !strings.Contains(errOut, "no-such-scenario") || !strings.Contains(errOut, "nothing was written, for any item") {
+		t.Errorf("exit %d, want 2 naming the decision and saying nothing was written:\n%s", code, errOut)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "search-acme.json")); string(after) != string(before) {
+		t.Errorf("a fixture was written after all")
+	}
+}
