@@ -555,15 +555,24 @@ func readOnly(tool json.RawMessage) bool {
 }
 
 // mergeRules appends to a the rules of b whose paths a does not cover yet.
+//
+// Two "pattern" rules on one path are one rule masking the spans of both:
+// a time the shapes know stays masked when a probe saw other spans differ
+// (its two calls fell in the same second, the next replay's will not).
 func mergeRules(a, b []fixture.Rule) []fixture.Rule {
-	seen := map[string]bool{}
-	for _, r := range a {
-		seen[r.Path] = true
+	at := map[string]int{}
+	for i, r := range a {
+		at[r.Path] = i
 	}
 	for _, r := range b {
-		if !seen[r.Path] {
-			seen[r.Path] = true
+		i, seen := at[r.Path]
+		switch {
+		case !seen:
+			at[r.Path] = len(a)
 			a = append(a, r)
+		case a[i].Type == fixture.TypePattern && r.Type == fixture.TypePattern && !strings.Contains(a[i].Pattern, r.Pattern):
+			a[i].Pattern = "(?:" + r.Pattern + ")|(?:" + a[i].Pattern + ")"
+			a[i].Reason = r.Reason + "; " + a[i].Reason
 		}
 	}
 	return a
