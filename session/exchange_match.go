@@ -99,6 +99,8 @@ func (c idConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if c.era != nil {
 			msg = c.era.completeMessage(msg)
 		}
+	} else if _, ok := msg.(*jsonrpc.Response); ok {
+		msg = rewriteMessage(msg, withEmptyContent)
 	}
 	return c.Connection.Write(ctx, msg)
 }

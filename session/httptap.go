@@ -176,6 +176,7 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		var method string
 		if !raw {
 			body = humanCancel(req.Context(), body, t.closing.Load())
+			body = withEmptyContent(body)
 		}
 		if t.era != nil && !raw {
 			body, method = t.era.complete(body)

@@ -3,6 +3,7 @@ package session
 //lint:file-ignore SA1019 roots, sampling and logging are deprecated as of 2026-07-28 (SEP-2577) but still spoken in both eras; jig inspects servers that use them.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -272,7 +273,7 @@ func (s *Script) Elicit(ctx context.Context, from ServerRequest, req *mcp.Elicit
 			return nil, s.fail(fmt.Errorf("%s: the requested schema's required %s %s %s no default, so jig cannot accept with defaults and answered the server with an error; give the %s with --elicit @answers.json ({\"answers\":[{\"action\":\"accept\",\"content\":{%s}}]}), or --elicit decline",
 				s.Source, fieldWord(len(missing)), quoteList(missing), hasHave(len(missing)), fieldWord(len(missing)), contentExample(missing)))
 		}
-		return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+		return accepted(req.Params, content), nil
 	}
 	a, err := s.next(req.Params)
 	if err != nil {
@@ -280,16 +281,75 @@ func (s *Script) Elicit(ctx context.Context, from ServerRequest, req *mcp.Elicit
 	}
 	res := &mcp.ElicitResult{Action: a.Action}
 	if a.Action == "accept" {
-		res.Content = a.Content
-		if res.Content == nil {
-			res.Content = map[string]any{}
-		}
+		res = accepted(req.Params, a.Content)
 		if missing := missingRequired(req.Params.RequestedSchema, res.Content); len(missing) > 0 {
 			return nil, s.fail(fmt.Errorf("%s: the accepted content lacks the requested schema's required %s %s, so jig answered the server with an error; add %s to the answer's \"content\"",
 				s.Source, fieldWord(len(missing)), quoteList(missing), contentExample(missing)))
 		}
 	}
 	return res, nil
+}
+
+// acceptContent is the content of an accept: the submitted form data, {}
+// when nothing was filled in (a form whose fields have no default), and none
+// for a URL-mode elicitation, whose data goes to the URL, not the client
+// (the spec: content is "only present when action is accept and mode was
+// form"). An accept without content crashed go-sdk's everything server.
+func acceptContent(p *mcp.ElicitParams, content map[string]any) map[string]any {
+	if p != nil && (p.Mode == "url" || (p.Mode == "" && p.URL != "")) {
+		return nil
+	}
+	if content == nil {
+		return map[string]any{}
+	}
+	return content
+}
+
+// emptyContentKey marks, in an ElicitResult's _meta, an accept whose content
+// is {}: the SDK's omitempty drops an empty content, so the message is
+// rewritten as it is written (withEmptyContent), the mark taken out.
+const emptyContentKey = "jig/empty-content"
+
+// accepted is the result of an accept with content, marked when content is
+// an empty form.
+func accepted(p *mcp.ElicitParams, content map[string]any) *mcp.ElicitResult {
+	res := &mcp.ElicitResult{Action: "accept", Content: acceptContent(p, content)}
+	if res.Content != nil && len(res.Content) == 0 {
+		res.Meta = mcp.Meta{emptyContentKey: true}
+	}
+	return res
+}
+
+// withEmptyContent rewrites a response marked by accepted: the mark out,
+// "content":{} in. Other messages are returned as they are.
+func withEmptyContent(body []byte) []byte {
+	if !bytes.Contains(body, []byte(emptyContentKey)) {
+		return body
+	}
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(body, &msg) != nil || msg["result"] == nil {
+		return body
+	}
+	var res map[string]json.RawMessage
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(msg["result"], &res) != nil || json.Unmarshal(res["_meta"], &meta) != nil || meta[emptyContentKey] == nil {
+		return body
+	}
+	delete(meta, emptyContentKey)
+	if len(meta) == 0 {
+		delete(res, "_meta")
+	} else {
+		res["_meta"], _ = json.Marshal(meta)
+	}
+	if res["content"] == nil {
+		res["content"] = json.RawMessage("{}")
+	}
+	msg["result"], _ = json.Marshal(res)
+	out, err := json.Marshal(msg)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // Sample is the script as a SamplingFunc.

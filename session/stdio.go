@@ -37,6 +37,9 @@ type process struct {
 
 	mu         sync.Mutex
 	stderr     []string
+	stderrSeen int    // stderr lines read
+	cause      string // the last line that began a crash report (isCrashCause)
+	causeAt    int    // its number among stderrSeen
 	exited     chan struct{}
 	exitErr    error
 	stderrDone chan struct{}
@@ -295,6 +298,10 @@ func (p *process) readStderr(r io.ReadCloser) {
 			}
 			p.mu.Lock()
 			p.stderr = append(p.stderr, string(raw))
+			p.stderrSeen++
+			if isCrashCause(raw) {
+				p.cause, p.causeAt = string(raw), p.stderrSeen
+			}
 			if len(p.stderr) > stderrKeep {
 				p.stderr = p.stderr[len(p.stderr)-stderrKeep:]
 			}
@@ -321,11 +328,24 @@ func skipLine(br *bufio.Reader) int64 {
 	}
 }
 
-// Stderr returns the server's last stderr lines.
+// Stderr returns the server's last stderr lines. When the line that says
+// why the server crashed (a Go "panic: …" or "fatal error: …") came before
+// them, it comes first, then "…" and the lines after it that still fit: a
+// Go panic's goroutine dump is longer than the lines kept, and its tail
+// says nothing of the cause.
 func (p *process) Stderr() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return append([]string(nil), p.stderr...)
+	tail := append([]string(nil), p.stderr...)
+	if p.cause == "" || p.stderrSeen-p.causeAt < len(tail) {
+		return tail // the cause is among them, or there is none
+	}
+	return append([]string{p.cause, fmt.Sprintf("… (%d lines left out)", p.stderrSeen-p.causeAt-(stderrKeep-2))}, tail[2:]...)
+}
+
+// isCrashCause says whether a stderr line starts a Go runtime crash report.
+func isCrashCause(line []byte) bool {
+	return bytes.HasPrefix(line, []byte("panic: ")) || bytes.HasPrefix(line, []byte("fatal error: "))
 }
 
 // Exited reports whether the process has exited, and how.
