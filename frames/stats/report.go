@@ -22,6 +22,10 @@ type ToolReport struct {
 	// Schemas counts calls per tool definition seen; more than one means
 	// the tool changed its schema within the recordings.
 	Schemas map[string]int64 `json:"schemas,omitempty"`
+	// Servers counts calls per server when more than one server (by its
+	// serverInfo.name) answered calls of a tool of this name: their calls
+	// are mixed in these figures.
+	Servers map[string]int64 `json:"servers,omitempty"`
 }
 
 // Outcomes are a group's calls and how they ended, with latency (ms) and
@@ -106,13 +110,22 @@ func (c *Collector) Report(tool string) Report {
 		tr := byTool[g.Tool]
 		if tr == nil {
 			all := c.tools[g.Tool]
-			r.Tools = append(r.Tools, ToolReport{Tool: g.Tool, Outcomes: outcomes(all), Schemas: listedSchemas(all)})
+			r.Tools = append(r.Tools, ToolReport{Tool: g.Tool, Outcomes: outcomes(all), Schemas: listedSchemas(all), Servers: namedServers(all)})
 			tr = &r.Tools[len(r.Tools)-1]
 			byTool[g.Tool] = tr
 		}
 		tr.Shapes = append(tr.Shapes, shapeReport(g))
 	}
 	return r
+}
+
+// namedServers is the group's calls per server when more than one named
+// server answered them.
+func namedServers(g *Group) map[string]int64 {
+	if len(nonEmpty(g.Servers)) < 2 {
+		return nil
+	}
+	return g.Servers
 }
 
 func listedSchemas(g *Group) map[string]int64 {

@@ -13,6 +13,7 @@ package stats
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"hash/fnv"
@@ -137,6 +138,10 @@ type Group struct {
 	// "" when none was listed): more than one means the tool changed its
 	// schema within the recordings.
 	Schemas map[string]int64 `json:"schemas,omitempty"`
+	// Servers counts calls per server (the serverInfo.name of the
+	// session's initialize result; "" when none was recorded): more than
+	// one named means same-named tools of different servers are mixed.
+	Servers map[string]int64 `json:"servers,omitempty"`
 	// SameAnswer counts results whose content (timestamps and UUIDs
 	// aside) repeated an earlier result of the group given other
 	// arguments; IdenticalBytes results byte-identical to an earlier one.
@@ -157,7 +162,7 @@ type Group struct {
 
 func newGroup(tool, shape string, maxFields int, seed uint64) *Group {
 	return &Group{Tool: tool, Shape: shape, ErrorCodes: map[int]int64{}, Latency: newMetric(seed), Size: newMetric(seed + 1),
-		ArgsSize: newMetric(seed + 2), Fields: map[string]*Field{}, Schemas: map[string]int64{},
+		ArgsSize: newMetric(seed + 2), Fields: map[string]*Field{}, Schemas: map[string]int64{}, Servers: map[string]int64{},
 		answers: map[uint64]uint64{}, exact: map[uint64]struct{}{}, maxFields: maxFields, seed: seed}
 }
 
@@ -211,6 +216,7 @@ type Feed struct {
 	c       *Collector
 	matcher *frames.CallMatcher
 	defs    map[string]string // tool → digest of its definition
+	server  string            // the serverInfo.name its initialize result gave
 	// Unanswered is filled by Close: requests that got no response
 	// (Forgotten of them let go unanswered while more than
 	// frames.MaxOpenCalls waited); Cancelled those a notifications/cancelled
@@ -242,6 +248,11 @@ func (s *Feed) AddSpans(f *frames.Frame, spans []frames.Span) {
 	case "tools/list":
 		s.c.NonTool++
 		s.learn(f.Raw)
+	case "initialize", "server/discover":
+		s.c.NonTool++
+		var h frames.Handshake
+		h.Add(f.Dir, f.Kind, f.Raw)
+		s.server = cmp.Or(h.Server, s.server)
 	default:
 		s.c.NonTool++
 	}
@@ -260,6 +271,9 @@ func (s *Feed) Close() {
 	s.Reused = s.matcher.Reused("tools/call")
 	s.Stray = s.matcher.Stray("tools/call") + s.matcher.Stray("")
 }
+
+// maxServers bounds the server names a group counts its calls by.
+const maxServers = 64
 
 func (s *Feed) learn(raw []byte) {
 	var r struct {
@@ -363,6 +377,9 @@ func (c *Collector) call(s *Feed, req, resp *frames.Frame, spans []frames.Span) 
 			x.Latency.Add(float64(resp.Time.Sub(req.Time).Microseconds()) / 1000)
 		}
 		x.Schemas[s.defs[name]]++
+		if _, ok := x.Servers[s.server]; ok || len(x.Servers) < maxServers {
+			x.Servers[s.server]++
+		}
 	}
 	switch {
 	case resp.Kind == frames.KindError:

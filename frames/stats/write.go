@@ -13,6 +13,17 @@ import (
 
 // definitionCounts names each definition's digest and its calls, most
 // calls first ("88c6fc1e 11 calls, 4c855d74 1 call").
+// serverCounts is "name N calls, …", most calls first.
+func serverCounts(m map[string]int64) string {
+	keys := sortedKeys(m)
+	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = cmp.Or(k, "a server not named") + " " + frames.Count(m[k], "call")
+	}
+	return strings.Join(parts, ", ")
+}
+
 func definitionCounts(m map[string]int64) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -36,7 +47,14 @@ func definitionCounts(m map[string]int64) string {
 func (rep Report) WriteText(w io.Writer) {
 	for _, t := range rep.Tools {
 		fmt.Fprintf(w, "%s: %s\n", t.Tool, outcomeLine(t.Outcomes))
-		if len(t.Schemas) > 1 {
+		switch {
+		case len(t.Servers) > 1:
+			fmt.Fprintf(w, "  %d servers answered calls of a tool named %s (%s): their calls are mixed in these figures; give jig stats one server's recordings\n",
+				len(t.Servers), t.Tool, serverCounts(t.Servers))
+			if len(t.Schemas) > 1 {
+				fmt.Fprintf(w, "  %d definitions of it were listed (%s)\n", len(t.Schemas), definitionCounts(t.Schemas))
+			}
+		case len(t.Schemas) > 1:
 			fmt.Fprintf(w, "  its schema changed within the recordings: %d definitions (%s)\n", len(t.Schemas), definitionCounts(t.Schemas))
 		}
 		for _, s := range t.Shapes {
