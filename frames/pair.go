@@ -173,6 +173,11 @@ const ServerGoneNote = "server went away"
 // come.
 const StreamEndedNote = "event stream ended without the answer"
 
+// SentNote begins the Note of the transport frame (its Answers names the
+// request) that says the HTTP request failed after it was written, before
+// any answer came: the server may have received it.
+const SentNote = "HTTP request failed after it was sent"
+
 // Partner returns the index paired with i, or -1.
 func (p *Pairer) Partner(i int) int {
 	if i < 0 || i >= len(p.partner) {

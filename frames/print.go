@@ -57,6 +57,8 @@ func Unanswered(r Reader, i int) string {
 	if j := undelivered(r, i); j >= 0 {
 		if f := r.Frame(j); strings.HasPrefix(f.Note, StreamEndedNote) {
 			return fmt.Sprintf("no answer: its event stream ended (#%d)", f.Seq)
+		} else if strings.HasPrefix(f.Note, SentNote) {
+			return fmt.Sprintf("no answer: the connection closed after it was sent (#%d)", f.Seq)
 		}
 		return fmt.Sprintf("not delivered: #%d", r.Frame(j).Seq)
 	}

@@ -38,8 +38,11 @@ type written struct {
 	// delivered: the server answered the HTTP request that carried one
 	// of them (with any status; what follows on its stream may not come).
 	delivered atomic.Bool
-	mu        sync.Mutex
-	ids       []string
+	// sentLost: the HTTP request that carried one of them failed after
+	// it was written, before any answer.
+	sentLost atomic.Bool
+	mu       sync.Mutex
+	ids      []string
 }
 
 type writtenKey struct{}
@@ -70,6 +73,14 @@ func learnWrite(ctx context.Context, method, id string) {
 func learnDelivered(ctx context.Context, method string) {
 	if w, _ := ctx.Value(writtenKey{}).(*written); w != nil && w.method == method {
 		w.delivered.Store(true)
+	}
+}
+
+// learnSentLost records that the HTTP request that carried the call's
+// request failed after it was written, before any answer.
+func learnSentLost(ctx context.Context) {
+	if w, _ := ctx.Value(writtenKey{}).(*written); w != nil {
+		w.sentLost.Store(true)
 	}
 }
 

@@ -3,10 +3,12 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"sort"
 	"strings"
@@ -241,15 +243,28 @@ func (t *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.log.Append(frames.Frame{Dir: frames.ClientToServer, Kind: frames.KindTransport, HTTP: info,
 			Note: frames.RequestNote(req)})
 	}
+	var wrote atomic.Bool
+	if posted != "" {
+		req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+			WroteRequest: func(i httptrace.WroteRequestInfo) { wrote.Store(i.Err == nil) }}))
+	}
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {
 		if strings.Contains(err.Error(), "response headers exceeded") {
 			err = fmt.Errorf("%w (the server's response headers are larger than any real server sends; jig refused them, and nothing of the answer was read)", err)
 		}
-		// Answers names the request the failed POST carried: it was never
-		// delivered, so it will never be answered (frames.Unanswered).
+		// Answers names the request the failed POST carried: it will
+		// never be answered (frames.Unanswered). Written whole before the
+		// connection failed (not a dial's error), it may have reached the
+		// server; otherwise it was never delivered.
+		note := "HTTP request failed: " + err.Error()
+		var oe *net.OpError
+		if wrote.Load() && req.Context().Err() == nil && !(errors.As(err, &oe) && oe.Op == "dial") {
+			note = frames.SentNote + ", before any answer: " + err.Error() + " (the server may have received it)"
+			learnSentLost(req.Context())
+		}
 		t.log.Append(frames.Frame{Dir: frames.ServerToClient, Kind: frames.KindTransport, HTTP: &frames.HTTP{Method: req.Method, URL: info.URL},
-			Answers: posted, Note: t.redact.String("HTTP request failed: " + err.Error())})
+			Answers: posted, Note: t.redact.String(note)})
 		if req.Context().Err() == nil {
 			t.reach.set(t.redact.String(reachWhy(err)))
 		}

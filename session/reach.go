@@ -67,9 +67,15 @@ func (s *Session) NotAnswering() (why string, changed <-chan struct{}, ok bool) 
 type NotAnsweredError struct {
 	Method string // what was sent ("tools/call echo")
 	Err    error  // the network's reason ("dial tcp 127.0.0.1:3911: connect: connection refused")
+	// Sent: the request was written before the connection failed (EOF,
+	// reset), so the server may have received it: jig cannot tell.
+	Sent bool
 }
 
 func (e *NotAnsweredError) Error() string {
+	if e.Sent {
+		return fmt.Sprintf("%s: no answer: the connection closed after jig sent it, before any answer (%v); the server may have received it; is it still running?", e.Method, e.Err)
+	}
 	return fmt.Sprintf("%s: not delivered: the server did not answer (%v); is it running?", e.Method, e.Err)
 }
 

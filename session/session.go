@@ -619,7 +619,8 @@ func (s *Session) connectError(parent, ctx context.Context, err error, what stri
 			return ce
 		}
 		if ue, ok := unanswered(err); ok {
-			ce.Err = &NotAnsweredError{Method: what, Err: ue.Err}
+			w, _ := ctx.Value(writtenKey{}).(*written)
+			ce.Err = &NotAnsweredError{Method: what, Err: ue.Err, Sent: w != nil && w.sentLost.Load()}
 			return ce
 		}
 	}
