@@ -227,6 +227,11 @@ func (o *replayOptions) override() (*replay.Override, error) {
 		}
 		return &replay.Override{Target: so.Target, DirSet: o.cwdChanged}, nil
 	}
+	if len(o.target.inputs) > 0 {
+		// It would change nothing: a fixture keeps its target's URL and
+		// headers, not the config file its ${input:ID} came from.
+		return nil, usageErr("--input only applies with --config FILE --server NAME: a fixture keeps the URL and headers it was pinned with, not the config file; replay it with --config FILE --server NAME --input ID=VALUE, or give the value with --header / --env")
+	}
 	if len(o.target.env) == 0 && len(o.target.headers) == 0 && !o.cwdChanged {
 		return nil, nil
 	}
