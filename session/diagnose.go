@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/mcpjig/jig/frames"
+	"github.com/mcpjig/jig/session/oauth"
 )
 
 // A Hint is the likely cause of a failed connection and the next step,
@@ -228,7 +230,7 @@ func hostOf(raw string) string {
 }
 
 // authRefused: a 401 or 403, with what the server said and its challenge.
-func authRefused(t Target, ev *evidence, _ error) *Hint {
+func authRefused(t Target, ev *evidence, err error) *Hint {
 	f := ev.refused
 	if f == nil || (f.HTTP.Status != http.StatusUnauthorized && f.HTTP.Status != http.StatusForbidden) {
 		return nil
@@ -252,12 +254,22 @@ func authRefused(t Target, ev *evidence, _ error) *Hint {
 		h.Next = "the server refuses this client: what it said above is why; check the credentials and the server's access rules"
 	case t.Transport == TransportSSE:
 		h.Next = "jig logs in with OAuth over Streamable HTTP (--transport http); over SSE pass --header 'Authorization: Bearer $TOKEN'"
+	case noOAuthMetadata(err) && given:
+		h.Next = "the Authorization header given was refused, and the server offers no OAuth metadata to log in with: renew the token"
+	case noOAuthMetadata(err):
+		h.Next = "the server offers no OAuth metadata, so jig cannot log in: pass a token with --header 'Authorization: Bearer $TOKEN'"
 	case given:
 		h.Next = "the Authorization header given was refused: renew the token, or drop --header and log in with " + login
 	default:
 		h.Next = "log in with " + login
 	}
 	return h
+}
+
+// noOAuthMetadata says whether err is an OAuth flow that found no metadata.
+func noOAuthMetadata(err error) bool {
+	var oe *oauth.Error
+	return errors.As(err, &oe) && oe.NoMetadata
 }
 
 // wrongEndpoint: the URL answers, but not with the transport jig spoke.

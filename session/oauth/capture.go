@@ -167,6 +167,13 @@ func (c *capture) setLast(o stepOutcome) {
 	c.mu.Unlock()
 }
 
+// noMetadata says whether discovery found no OAuth metadata at all.
+func (c *capture) noMetadata() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.prm == nil && len(c.asms) == 0
+}
+
 func (c *capture) lastOutcome() stepOutcome {
 	c.mu.Lock()
 	defer c.mu.Unlock()

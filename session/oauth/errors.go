@@ -13,6 +13,10 @@ type Error struct {
 	URL  string // the URL of the step, redacted
 	Err  error
 	Hint string // what to do next
+	// NoMetadata: the server offers no OAuth metadata at all (no
+	// protected-resource nor authorization-server metadata), so there is no
+	// authorization server to log in at.
+	NoMetadata bool
 }
 
 func (e *Error) Error() string {

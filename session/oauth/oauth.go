@@ -613,6 +613,15 @@ func (h *Handler) explain(err error) *Error {
 			out.Hint = fmt.Sprintf("it answered %d %s", last.status, last.summary)
 		}
 	}
+	if h.cap.noMetadata() {
+		// The SDK fell back to the 2025-03-26 default endpoints on the
+		// server's origin (/authorize, /token, /register): with no metadata
+		// anywhere, their refusal says nothing about an authorization
+		// server, and no login can work.
+		out.Step, out.URL, out.NoMetadata = StepResourceMetadata, h.cap.server, true
+		out.Err = errors.New("the server offers no OAuth metadata: neither protected-resource metadata (RFC 9728) nor authorization-server metadata (RFC 8414) at its well-known URLs, so there is no authorization server to log in at (the default endpoints jig then tried refused too: " + msg + ")")
+		out.Hint = "the server wants a token it does not say how to get: pass one with --header 'Authorization: Bearer $TOKEN'"
+	}
 	if out.Hint == "" {
 		out.Hint = "the frames show every step so far"
 	}
