@@ -1,10 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/mcpjig/jig/session"
@@ -59,27 +63,78 @@ func runTraffic(ctx context.Context, o *trafficOptions, st *streams) error {
 		return usageErr("--calls %d: give a number of calls, 1 or more", o.calls)
 	}
 	return withSession(ctx, st, &o.target, o.command, &framesFlag{}, "traffic", func(ctx context.Context, s *session.Session) error {
-		if _, _, err := s.ListTools(ctx); err != nil {
+		_, tools, err := s.ListTools(ctx)
+		if err != nil {
+			return err
+		}
+		if err := checkTrafficTools(st, s, tools); err != nil {
 			return err
 		}
 		tr := demo.NewTraffic(o.seed)
-		failed := 0
+		failed, isError := 0, 0
 		for i := 0; i < o.calls; i++ {
 			c := tr.Next()
 			args, _ := json.Marshal(c.Args)
-			if _, err := s.CallTool(ctx, c.Tool, args); err != nil {
-				if ctx.Err() != nil {
-					return err
-				}
+			x, err := s.CallTool(ctx, c.Tool, args)
+			switch {
+			case err != nil && ctx.Err() != nil:
+				return err
+			case err != nil:
 				failed++ // a JSON-RPC error is traffic too: it is recorded
+			case x != nil && resultIsError(x.Result):
+				isError++
 			}
 		}
 		where := "not recorded"
 		if o.target.recorded != "" {
 			where = "recorded to " + o.target.recorded
 		}
-		fmt.Fprintf(st.err, "jig traffic: %d calls (seed %d, %d answered with a JSON-RPC error) to %s, %s\n",
-			o.calls, o.seed, failed, s.Info().ServerName+" "+s.Info().ServerVersion, where)
+		fmt.Fprintf(st.err, "jig traffic: %d calls (seed %d, %d answered with a JSON-RPC error, %d with isError) to %s, %s\n",
+			o.calls, o.seed, failed, isError, s.Info().ServerName+" "+s.Info().ServerVersion, where)
+		if failed+isError == o.calls {
+			fmt.Fprintln(st.err, "jig traffic: every call was answered with an error: the recording holds no answer to use as a baseline (is this the demo server, or one with its tools?)")
+			return exitWith(exitServerError)
+		}
 		return nil
 	})
+}
+
+// trafficTools are the demo's tools that jig traffic calls.
+var trafficTools = []string{"search_orders", "search_order", "get_report", "echo", "cancel_order"}
+
+// checkTrafficTools refuses a server that lists none of the tools the
+// traffic calls (every call would be "tool not found", recorded as if it
+// were a baseline), and says which are missing when some are.
+func checkTrafficTools(st *streams, s *session.Session, tools []*mcp.Tool) error {
+	listed := make([]string, 0, len(tools))
+	for _, t := range tools {
+		listed = append(listed, t.Name)
+	}
+	var missing []string
+	for _, t := range trafficTools {
+		if !slices.Contains(listed, t) {
+			missing = append(missing, t)
+		}
+	}
+	server := strings.TrimSpace(s.Info().ServerName + " " + s.Info().ServerVersion)
+	switch {
+	case len(missing) == len(trafficTools):
+		shown := listed
+		if len(shown) > 8 {
+			shown = append(shown[:8:8], "…")
+		}
+		return usageErr("%s lists none of the tools jig traffic calls (%s); it lists %s: jig traffic drives the demo server (jig traffic --demo) or a server with its tools; nothing was called",
+			server, strings.Join(trafficTools, ", "), cmp.Or(strings.Join(shown, ", "), "no tools"))
+	case len(missing) > 0:
+		fmt.Fprintf(st.err, "jig traffic: %s does not list %s: those calls are answered as it answers a tool it does not have\n", server, strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// resultIsError reports whether a tools/call result says isError: true.
+func resultIsError(result json.RawMessage) bool {
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(result, &r) == nil && r.IsError
 }
