@@ -212,10 +212,51 @@ func (s *Script) next(params any) (Answer, error) {
 		}
 	}
 	if pick < 0 {
+		if why := s.unmatched(p); why != "" {
+			return Answer{}, fmt.Errorf("%s: %w for this request: %s", s.Source, ErrScriptExhausted, why)
+		}
 		return Answer{}, fmt.Errorf("%s: %w for this request (%d given)", s.Source, ErrScriptExhausted, len(s.Answers))
 	}
 	s.used[pick] = true
 	return s.Answers[pick], nil
+}
+
+// unmatched says why the unused answers with a When were not picked: the
+// first one's first key that does not match, with what the request has
+// there. "" when every answer is used.
+func (s *Script) unmatched(params map[string]any) string {
+	left := 0
+	first := -1
+	for i := range s.Answers {
+		if !s.used[i] {
+			left++
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	when := s.Answers[first].When
+	keys := make([]string, 0, len(when))
+	for k := range when {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if matches(params, map[string]any{k: when[k]}) {
+			continue
+		}
+		want, _ := json.Marshal(when[k])
+		has := "nothing there"
+		if got, ok := lookupPath(params, k); ok {
+			b, _ := json.Marshal(got)
+			has = frames.ShortenMiddle(string(b), 100)
+		}
+		return fmt.Sprintf("%d unused answer%s, none matching: answer %d wants %q to be %s, the request has %s", left, frames.Plural(left), first+1, k, want, has)
+	}
+	return ""
 }
 
 func matches(params map[string]any, when map[string]any) bool {
@@ -270,21 +311,21 @@ func (s *Script) Elicit(ctx context.Context, from ServerRequest, req *mcp.Elicit
 	case "accept-defaults":
 		content := schemaDefaults(req.Params.RequestedSchema)
 		if missing := missingRequired(req.Params.RequestedSchema, content); len(missing) > 0 {
-			return nil, s.fail(fmt.Errorf("%s: the requested schema's required %s %s %s no default, so jig cannot accept with defaults and answered the server with an error; give the %s with --elicit @answers.json ({\"answers\":[{\"action\":\"accept\",\"content\":{%s}}]}), or --elicit decline",
-				s.Source, fieldWord(len(missing)), quoteList(missing), hasHave(len(missing)), fieldWord(len(missing)), contentExample(missing)))
+			return nil, s.fail(fmt.Errorf("%s: the requested schema's required %s %s %s no default, so jig cannot accept with defaults (%s); give the %s with --elicit @answers.json ({\"answers\":[{\"action\":\"accept\",\"content\":{%s}}]}), or --elicit decline",
+				s.Source, fieldWord(len(missing)), quoteList(missing), hasHave(len(missing)), failedAnswer(from, "elicitation/create"), fieldWord(len(missing)), contentExample(missing)))
 		}
 		return accepted(req.Params, content), nil
 	}
 	a, err := s.next(req.Params)
 	if err != nil {
-		return nil, s.fail(fmt.Errorf("%w: jig answered the server's elicitation/create with an error; add an answer to the script", err))
+		return nil, s.fail(fmt.Errorf("%w: %s; add an answer to the script", err, failedAnswer(from, "elicitation/create")))
 	}
 	res := &mcp.ElicitResult{Action: a.Action}
 	if a.Action == "accept" {
 		res = accepted(req.Params, a.Content)
 		if missing := missingRequired(req.Params.RequestedSchema, res.Content); len(missing) > 0 {
-			return nil, s.fail(fmt.Errorf("%s: the accepted content lacks the requested schema's required %s %s, so jig answered the server with an error; add %s to the answer's \"content\"",
-				s.Source, fieldWord(len(missing)), quoteList(missing), contentExample(missing)))
+			return nil, s.fail(fmt.Errorf("%s: the accepted content lacks the requested schema's required %s %s (%s); add %s to the answer's \"content\"",
+				s.Source, fieldWord(len(missing)), quoteList(missing), failedAnswer(from, "elicitation/create"), contentExample(missing)))
 		}
 	}
 	return res, nil
@@ -352,11 +393,22 @@ func withEmptyContent(body []byte) []byte {
 	return out
 }
 
+// failedAnswer says what the server got when the script could not answer:
+// a request it sent got jig's JSON-RPC error; a request embedded in an
+// input_required result (2026-07-28, no frame of its own) got nothing,
+// since jig does not call again without the answers.
+func failedAnswer(from ServerRequest, method string) string {
+	if from.Frame == nil && from.ID == "" {
+		return "jig could not answer the server's input request (" + method + "), so it did not send the call again"
+	}
+	return "jig answered the server's " + method + " with an error"
+}
+
 // Sample is the script as a SamplingFunc.
 func (s *Script) Sample(ctx context.Context, from ServerRequest, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	a, err := s.next(req.Params)
 	if err != nil {
-		return nil, s.fail(fmt.Errorf("%w: jig answered the server's sampling/createMessage with an error; add a reply to the script", err))
+		return nil, s.fail(fmt.Errorf("%w: %s; add a reply to the script", err, failedAnswer(from, "sampling/createMessage")))
 	}
 	if a.Result != nil {
 		var res mcp.CreateMessageResult

@@ -206,11 +206,24 @@ func (o *callOptions) scriptFailed(st *streams, failed []string, ex *session.Exc
 	switch {
 	case o.json || ex == nil || len(ex.Result) == 0:
 		_ = o.report(st, ex, err)
+	case inputRequired(ex.Result):
+		// 2026-07-28: the server's last word is its question; jig could
+		// not answer it, so it never sent the call again.
+		fmt.Fprintf(st.out, "no result: the server asked for input (an input_required round after %s; --frames shows it) and jig's script could not answer it, so jig did not send the call again\n", frames.HumanDuration(ex.Latency))
 	default:
 		fmt.Fprintf(st.out, "result after %s — what the server answered once jig's script had failed it (see above), not its answer to your input\n", frames.HumanDuration(ex.Latency))
 		content.RenderTool(textLines{st.out}, ex.Result, nil)
 	}
 	return &exitError{code: exitUsage}
+}
+
+// inputRequired reports whether a result is a 2026-07-28 input_required
+// round (a question to the client, not the call's result).
+func inputRequired(result json.RawMessage) bool {
+	var r struct {
+		ResultType string `json:"resultType"`
+	}
+	return json.Unmarshal(result, &r) == nil && r.ResultType == "input_required"
 }
 
 // cancelled says why the call was cancelled: --cancel-after (exit 4) or a

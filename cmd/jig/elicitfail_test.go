@@ -135,3 +135,24 @@ func TestAppendKeepsEveryStepsAnswers(t *testing.T) {
 		t.Errorf("a mode after answers: exit %d, want 2 saying why\n%s", code, stderr)
 	}
 }
+
+// F23: an answer whose "when" does not match was reported as "no scripted
+// answer left", and in the 2026-07-28 era the server's input_required round
+// was shown as "what the server answered once jig's script had failed it",
+// though jig sent it nothing. Both say what happened now.
+func TestAnAnswerThatDoesNotMatchSaysWhy(t *testing.T) {
+	answers := filepath.Join(t.TempDir(), "answers.json")
+	if err := os.WriteFile(answers, []byte(`[{"when":{"message":"*reason*"},"action":"accept","content":{"reason":"asked"}}]`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ era, stdout, stderr string }{
+		{"2026-07-28", "no result: the server asked for input", "could not answer the server's input request (elicitation/create), so it did not send the call again"},
+		{"2025-11-25", "JSON-RPC error 0: multi-round-trip", "jig answered the server's elicitation/create with an error"},
+	} {
+		code, out, errOut := jig(t, "", "call", "cancel_order", "--args", `{"order_id":"ord-1042"}`, "--demo", "--release", "2", "--no-record", "--protocol-version", tc.era, "--elicit", "@"+answers)
+		if code != exitUsage || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) ||
+			!strings.Contains(errOut, `answer 1 wants "message" to be "*reason*", the request has "Why is order ord-1042 being cancelled? (optional)"`) {
+			t.Errorf("%s: exit %d\nstdout:\n%s\nstderr:\n%s", tc.era, code, out, errOut)
+		}
+	}
+}
