@@ -30,9 +30,12 @@ cancellations. The same seed gives the same calls; two seeds are two
 independent samples of the same traffic. It is how to try jig stats,
 jig drift and jig check without a production server:
 
-  jig traffic --release 1 --seed 1 --calls 1500 --record base.jsonl
+  jig traffic --seed 1 --calls 1500 --record base.jsonl -- jig serve-demo --release 3 --regress-after 100000
   jig traffic --release 3 --seed 2 --calls 1500 --record current.jsonl
   jig drift --baseline base.jsonl --current current.jsonl
+
+(release 3's search_orders has a generated_at release 1's lacks: the
+baseline is release 3 before it regresses, so only the regression drifts)
 
 Release 3 goes silently wrong after 30 calls (see jig serve-demo --help).
 Any server that has the demo's tools can be driven the same way (--url,
