@@ -63,6 +63,10 @@ type Config struct {
 	// reproduced against (r): the recording's own target, or one the user
 	// named. Nil means recorded calls cannot be reproduced.
 	Reproduce *session.Options
+	// ReproduceRefused, with Reproduce nil, says why recorded calls cannot
+	// be reproduced on the recording's own server (its target holds a
+	// redacted secret) and what to give instead.
+	ReproduceRefused string
 	// RecordReproduction, when set, begins recording Reproduce's Log; it is
 	// called once, as the first reproduction connects (a recording opened
 	// only to be read writes nothing), and returns the file it records to.

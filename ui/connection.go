@@ -22,6 +22,9 @@ type connection struct {
 	opts      session.Options
 	readOnly  bool             // showing a recording: nothing is sent but a reproduction
 	reproduce *session.Options // the server recorded calls are reproduced on, or nil
+	// refused says why, with reproduce nil, the recording's own server is
+	// not reproduced on (Config.ReproduceRefused).
+	refused string
 	timeout   time.Duration
 
 	mu       sync.Mutex // Close may run on another goroutine than Update
@@ -38,7 +41,7 @@ type connection struct {
 }
 
 func newConnection(cfg *Config, a *asker) *connection {
-	c := &connection{readOnly: cfg.Options == nil, reproduce: cfg.Reproduce, timeout: cfg.Timeout, failure: textView{red: cfg.Redact.Base()}}
+	c := &connection{readOnly: cfg.Options == nil, reproduce: cfg.Reproduce, refused: cfg.ReproduceRefused, timeout: cfg.Timeout, failure: textView{red: cfg.Redact.Base()}}
 	if !c.readOnly {
 		c.opts = *cfg.Options
 		// The server's requests for a human come to the TUI's dialog.

@@ -114,6 +114,14 @@ func (p *framesPane) canReproduce() bool {
 	return !c.readOnly || c.reproduce != nil
 }
 
+// whyNoReproduce is what r says when it cannot reproduce.
+func (p *framesPane) whyNoReproduce() string {
+	if why := p.env.conn.refused; why != "" {
+		return why
+	}
+	return "this recording names no server to reproduce against: give one, e.g. jig open FILE --demo --release 2, or -- node server.js"
+}
+
 func (p *framesPane) count() int {
 	if p.filter.on {
 		return len(p.filter.idx)
@@ -413,7 +421,7 @@ func (p *framesPane) callActions() []action {
 	notCall := "select a tools/call request or response (n steps to the next request)"
 	return []action{
 		on(k.Reproduce, func() tea.Cmd { return p.out.send(reproduceMsg{frame: i}) }).only(i >= 0, notCall).
-			only(p.canReproduce(), "this recording names no server to reproduce against: give one, e.g. jig open FILE --demo --release 2, or -- node server.js"),
+			only(p.canReproduce(), p.whyNoReproduce()),
 		on(k.Mark, func() tea.Cmd { return p.out.send(markMsg{ref: callRef{frame: i}}) }).only(i >= 0, notCall),
 		on(k.Compare, func() tea.Cmd { return p.out.send(compareMsg{ref: callRef{frame: i}}) }).only(i >= 0, notCall).
 			only(p.env.calls.mark != nil, "mark a call first (m), then compare another with it (c)"),

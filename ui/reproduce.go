@@ -47,6 +47,10 @@ func (m *Model) reproduce(msg reproduceMsg) tea.Cmd {
 			m.startReproduce()
 		}
 		return nil
+	case conn.reproduce == nil && conn.refused != "":
+		m.repro.call = nil
+		m.setStatus(conn.refused, true)
+		return nil
 	case conn.reproduce == nil:
 		m.repro.call = nil
 		m.setStatus("this recording names no server to reproduce against: give one, e.g. jig open FILE --demo --release 2, or -- node server.js", true)

@@ -280,3 +280,15 @@ func TestFlowReproduceRefusesARedactedArgument(t *testing.T) {
 		t.Errorf("the value typed in place of the placeholder is on screen:\n%s", s)
 	}
 }
+
+// A recording whose target holds a redacted secret is not reproduced on
+// with the placeholder in the secret's place: r says why and what to give.
+func TestFlowReproduceRefusedSaysWhy(t *testing.T) {
+	x := recordDemo(t, 1, storyCalls...)
+	cfg := openConfig(x, 0)
+	cfg.ReproduceRefused = "cannot reproduce on the recorded server: its url holds a secret"
+	f := start(t, cfg, 120, 35)
+	f.waitFor("read-only")
+	f.keys("/", "tool=search_orders", "enter", "g", "r")
+	f.waitFor("cannot reproduce on the recorded server: its url holds a secret")
+}

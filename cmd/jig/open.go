@@ -18,6 +18,7 @@ import (
 	"github.com/mcpjig/jig/frames/contract"
 	"github.com/mcpjig/jig/frames/importer"
 	"github.com/mcpjig/jig/session"
+	"github.com/mcpjig/jig/session/replay"
 	"github.com/mcpjig/jig/session/record"
 	"github.com/mcpjig/jig/ui"
 )
@@ -149,6 +150,13 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 		cfg.RecordReproduction = rec.start
 	}
 	cfg.Reproduce = repro
+	if repro != nil && !o.targetGiven() {
+		if why := placeholderTarget(repro.Target); why != "" {
+			// jig never sends a placeholder as the value.
+			cfg.Reproduce, cfg.RecordReproduction = nil, nil
+			cfg.ReproduceRefused = why
+		}
+	}
 	describeRecording(&cfg, f)
 	model := ui.New(cfg)
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
@@ -263,9 +271,41 @@ func recordedViolations(r frames.Reader) *contract.Marks {
 // reproduceOptions is the server recorded calls are reproduced against:
 // the one named on the command line, else the recording's own target (with
 // --release applied to a demo target). Nil when neither names one.
+// targetGiven reports whether the command line names the server to
+// reproduce on (instead of the recording's own target).
+func (o *openOptions) targetGiven() bool {
+	tf := &o.target
+	return tf.demo || tf.url != "" || tf.config != "" || len(o.command) > 0
+}
+
+// placeholderTarget says where a recorded target holds a placeholder jig
+// wrote for a secret (its URL, command, a header, an env variable) and how
+// to give the value, or "".
+func placeholderTarget(t session.Target) string {
+	where := ""
+	if field, _ := replay.UnsentPlaceholder(t); field != "" {
+		where = strings.TrimPrefix(field, "target.")
+	}
+	for _, kv := range []struct {
+		what string
+		m    map[string]string
+	}{{"header", t.Headers}, {"env", t.Env}} {
+		for k, v := range kv.m {
+			if where == "" && strings.Contains(v, "[REDACTED") {
+				where = kv.what + " " + k
+			}
+		}
+	}
+	if where == "" {
+		return ""
+	}
+	// One status line, 80 columns: jig never sends a placeholder as the value.
+	return "the recording's " + where + " has a redacted secret: reopen with --url URL (or -- CMD)"
+}
+
 func (o *openOptions) reproduceOptions(recorded json.RawMessage) (*session.Options, error) {
 	tf := &o.target
-	if tf.demo || tf.url != "" || tf.config != "" || len(o.command) > 0 {
+	if o.targetGiven() {
 		opts, err := tf.options(o.command)
 		if err != nil {
 			return nil, err
