@@ -149,14 +149,7 @@ func runOpen(ctx context.Context, o *openOptions, st *streams) error {
 	if repro != nil && !o.target.noRecord {
 		cfg.RecordReproduction = rec.start
 	}
-	cfg.Reproduce = repro
-	if repro != nil && !o.targetGiven() {
-		if why := placeholderTarget(repro.Target); why != "" {
-			// jig never sends a placeholder as the value.
-			cfg.Reproduce, cfg.RecordReproduction = nil, nil
-			cfg.ReproduceRefused = why
-		}
-	}
+	o.setReproduce(&cfg, repro)
 	describeRecording(&cfg, f)
 	model := ui.New(cfg)
 	p := tea.NewProgram(model, tea.WithContext(ctx), tea.WithOutput(st.rawErr), tea.WithInput(st.in))
@@ -271,6 +264,19 @@ func recordedViolations(r frames.Reader) *contract.Marks {
 // reproduceOptions is the server recorded calls are reproduced against:
 // the one named on the command line, else the recording's own target (with
 // --release applied to a demo target). Nil when neither names one.
+// setReproduce gives the TUI the server r reproduces on, unless it is the
+// recording's own target and that holds a redacted secret: jig never sends
+// a placeholder as the value, so r says why instead.
+func (o *openOptions) setReproduce(cfg *ui.Config, repro *session.Options) {
+	cfg.Reproduce = repro
+	if repro == nil || o.targetGiven() {
+		return
+	}
+	if why := placeholderTarget(repro.Target); why != "" {
+		cfg.Reproduce, cfg.RecordReproduction, cfg.ReproduceRefused = nil, nil, why
+	}
+}
+
 // targetGiven reports whether the command line names the server to
 // reproduce on (instead of the recording's own target).
 func (o *openOptions) targetGiven() bool {
