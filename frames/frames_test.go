@@ -196,6 +196,20 @@ func TestRedactorStripeKeys(t *testing.T) {
 	}
 }
 
+// fresh9: ?pwd= and ?pass= were kept in clear (only names holding
+// "passw" were taken for passwords); a key that merely holds "pass" is not.
+func TestRedactorShortPasswordParams(t *testing.T) {
+	r := NewRedactor()
+	for _, in := range []string{"http://h/mcp?pwd=Zq8vN2kLmP4rT7wX", "http://h/mcp?a=1&pass=Zq8vN2kLmP4rT7wX", "http://h/mcp?pw=Zq8vN2kLmP4rT7wX&b=2"} {
+		if out := r.String(in); strings.Contains(out, "Zq8vN2kLmP4rT7wX") {
+			t.Errorf("%s: %s", in, out)
+		}
+	}
+	if in := "http://h/?compass=north&bypass=1"; r.String(in) != in {
+		t.Errorf("%s became %s", in, r.String(in))
+	}
+}
+
 // A request named by a notifications/cancelled from the same side is
 // cancelled, not pending — in a live Log, a transcript read back, and an
 // indexed lazy reader.

@@ -113,6 +113,9 @@ var tokenRules = sync.OnceValue(func() []tokenRule {
 		// key=value pairs in URLs, forms and command lines: ?api_key=..., &sig=..., --token=...
 		newTokenRule("secret-param", `(?i)(?:[?&;]|\B--?)[a-z0-9_.-]*(?:token|secret|passw(?:or)?d|api_?key|apikey|private_?key|credential|signature|sig|auth)[a-z0-9_.-]*=([^&#\s"'<>\\]+)`, 1,
 			[]string{"token", "secret", "passw", "api", "key", "credential", "sig", "auth"}, paramStarts, false),
+		// a password under a short name, as the whole key: ?pwd=..., &pass=...
+		newTokenRule("secret-param", `(?i)[?&;](?:pwd|pw|pass|passphrase)=([^&#\s"'<>\\]+)`, 1,
+			[]string{"pwd=", "pw=", "pass"}, paramStarts, false),
 		// the password of a URL's user information: https://user:pass@host
 		newTokenRule("url-password", `(?i)\b[a-z][a-z0-9+.-]*://[^/?#\s:@"'<>\\]*:([^/?#\s@"'<>\\]+)@`, 1, []string{"://"},
 			urlStarts, false),

@@ -23,6 +23,7 @@ var tokenRuleSeeds = []string{
 	`gh ghx ghp_short -ghs_0123456789abcdefghijklmnopqrstuvwxyzAB`,
 	`sk-0123456789abcdefghijkl pk-0123456789abcdefghijkl_ rk-abc xsk-0123456789abcdefghijkl`,
 	`xoxb-0123456789-abc xoxz-0123456789 AKIA0123456789ABCDEF AKIA0123456789ABCDEFG`,
+	`?pwd=abc&pass=x ;pw=y compass=z &passphrase=w -pwd=v ?PWD=Q&Pass= ?pass&pw==2`,
 	`sk_live_0123456789 xsk_live_0123456789 rk_test_abc sk_prod_0123456789abc whsec_0123456789abcdefghij sk_test_`,
 	`https://u?x=1&api_key=abc&sig=def;auth-token=ghi --token=jkl -password=mno a--secret=pqr x-token=stu`,
 	`?a=1&=2&&token==3 ;;key=;secret=v&signature=%41%42 ---sig=x`,
