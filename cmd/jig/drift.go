@@ -151,6 +151,9 @@ func driftExit(st *streams, gr *stats.GateReport, rep stats.DriftReport) error {
 	case gr != nil && gr.NoTool > 0:
 		fmt.Fprintf(st.err, "jig drift: %s: %d gate(s) named no tool called on either side (see above); fix the tool name, or record calls of it\n", gr.File, gr.NoTool)
 		return exitWith(exitUsage)
+	case gr != nil && gr.NoPath > 0:
+		fmt.Fprintf(st.err, "jig drift: %s: %d gate(s) named a path no call of the tool has on either side (see above); fix the path\n", gr.File, gr.NoPath)
+		return exitWith(exitUsage)
 	case gr != nil && !gr.Passed():
 		return exitWith(exitServerError)
 	case gr == nil && rep.Drifted > 0:

@@ -193,11 +193,20 @@ func TestDriftGates(t *testing.T) {
 	if err := xml.Unmarshal(b, &x); err != nil || len(x.Suites) != 2 || x.Suites[0].Failures == 0 || x.Suites[1].Failures == 0 {
 		t.Errorf("JUnit report: %v %+v", err, x)
 	}
+	// fresh9: a per-field gate on a path no call has passed as "not enough
+	// data (allowed)"; it checked nothing.
+	g := tempFile(t, "gates.json", `{"search_orders": {"cardinality(/structuredContent/nope)": {"threshold": "drop<40%", "not_enough_data": "pass"}}}`)
+	if code, out, errOut := jig(t, "", "drift", "--baseline", base, "--current", cur, "--gate", g); code != exitUsage || !strings.Contains(out, "NO SUCH PATH") || !strings.Contains(errOut, "fix the path") {
+		t.Errorf("a gate on a missing path: exit %d, want 2\n%s\n%s", code, out, errOut)
+	}
 	for _, bad := range []struct{ gates, want string }{
 		{`{"t": {"latency": "<3"}}`, `gates.json: t.latency: metric "latency" is unknown`},
 		{`{"t": {"p95_latency_ms": "about 3"}}`, `threshold "about 3"`},
 		{`{"t": {"cardinality(orders)": "drop<4%"}}`, "PATH a JSON Pointer"},
 		{`{"t": {"error_rate": "drop<4"}}`, "in per cent"},
+		// fresh9: a tool with no gates checked nothing and passed.
+		{`{"search_orders": {}}`, "search_orders: no gates for this tool"},
+		{`{"*": {}}`, "*: no gates for this tool"},
 	} {
 		g := tempFile(t, "gates.json", bad.gates)
 		code, _, errOut := jig(t, "", "drift", "--baseline", base, "--current", cur, "--gate", g)

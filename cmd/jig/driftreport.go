@@ -149,5 +149,8 @@ func printGates(w io.Writer, r stats.GateReport) {
 	if r.NoTool > 0 {
 		fmt.Fprintf(w, ", %d named no tool called on either side", r.NoTool)
 	}
+	if r.NoPath > 0 {
+		fmt.Fprintf(w, ", %d named a path no call has", r.NoPath)
+	}
 	fmt.Fprintln(w)
 }

@@ -72,6 +72,11 @@ func ParseGates(name string, data []byte) (*Gates, error) {
 	}
 	g := &Gates{File: name}
 	for _, tool := range sortedKeys(raw) {
+		if len(raw[tool]) == 0 {
+			// A tool with no gates checks nothing: a gates file must not
+			// pass by saying nothing.
+			return nil, fail(`%s: no gates for this tool (want {"%s": {"METRIC": "THRESHOLD"}})`, tool, tool)
+		}
 		for _, metric := range sortedKeys(raw[tool]) {
 			thresholds, allow, err := gateValue(raw[tool][metric])
 			if err != nil {
@@ -188,6 +193,10 @@ const (
 	// recordings of another server): it checked nothing, so it never
 	// passes, and it is no shortage of data either.
 	GateNoTool = "no such tool"
+	// GateNoPath is a per-field gate whose path holds no value in any
+	// call of its tool on either side (a typo in the path): it checked
+	// nothing, and no shortage of data explains it, so it never passes.
+	GateNoPath = "no such path"
 )
 
 // A GateResult is one gate evaluated.
@@ -215,13 +224,14 @@ type GateReport struct {
 	Fail      int          `json:"failed"`
 	NotEnough int          `json:"not_enough_data"`
 	NoTool    int          `json:"no_such_tool"`
+	NoPath    int          `json:"no_such_path"`
 }
 
 // Passed reports whether every gate passed (not enough data passes only
 // where its gate allows it).
 func (r GateReport) Passed() bool {
 	for _, g := range r.Results {
-		if g.Outcome == GateFail || g.Outcome == GateNoTool || g.Outcome == GateNotEnough && !g.Allowed {
+		if g.Outcome == GateFail || g.Outcome == GateNoTool || g.Outcome == GateNoPath || g.Outcome == GateNotEnough && !g.Allowed {
 			return false
 		}
 	}
@@ -259,6 +269,8 @@ func (gs *Gates) Evaluate(base, cur *Collector, drift DriftReport) GateReport {
 				r.Pass++
 			case GateFail:
 				r.Fail++
+			case GateNoPath:
+				r.NoPath++
 			default:
 				r.NotEnough++
 				res.Allowed = g.allowNotEnough
@@ -323,7 +335,24 @@ func (g gate) evaluate(tool string, base, cur *Collector, drift DriftReport, min
 		res.Outcome, res.Detail = GateNotEnough, "no current calls of the tool"
 		return res
 	}
+	if g.fn != "presence" && !pathSeen(g.path, tool, cur) && !pathSeen(g.path, tool, base) {
+		res.Outcome = GateNoPath
+		res.Detail = fmt.Sprintf("no call of %s on either side has a value at %s: the gate checked nothing (a typo in the path? jig stats --tool %s lists the fields)", tool, g.path, tool)
+		return res
+	}
 	return *worst
+}
+
+// pathSeen reports whether any call of tool in c has a value at path
+// (of any type: a cardinality gate on a path that is no array is not a
+// missing path).
+func pathSeen(path, tool string, c *Collector) bool {
+	for _, g := range c.Groups() {
+		if g.Tool == tool && g.Fields[path] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func rank(outcome string) int {
