@@ -65,6 +65,7 @@ func TestAScriptThatCannotAnswerIsSaidAndNotPinned(t *testing.T) {
 // Replay says so instead of offering to accept it, --update and review
 // refuse to pin jig's failure, and the report carries it.
 func TestReplaySaysTheFixturesAnswersFailed(t *testing.T) {
+	t.Setenv("CI", "") // review writes nothing under CI
 	server := peers.Node(t, peers.Everything, "stdio")
 	dir := t.TempDir()
 	file, answers, report := filepath.Join(dir, "elicit.json"), filepath.Join(dir, "answers.json"), filepath.Join(dir, "report.json")

@@ -65,8 +65,13 @@ func runTraffic(ctx context.Context, o *trafficOptions, st *streams) error {
 	if o.calls < 1 {
 		return usageErr("--calls %d: give a number of calls, 1 or more", o.calls)
 	}
-	return withSession(ctx, st, &o.target, o.command, &framesFlag{}, "traffic", func(ctx context.Context, s *session.Session) error {
-		_, tools, err := s.ListTools(ctx)
+	base := ctx
+	return withSession(ctx, st, &o.target, o.command, &framesFlag{}, "traffic", func(_ context.Context, s *session.Session) error {
+		// --timeout bounds the connection, then each request on its own
+		// clock (as jig call's): a thousand calls are not given 30 s in all.
+		lctx, lcancel := session.WithTimeout(base, o.target.timeout)
+		_, tools, err := s.ListTools(lctx)
+		lcancel()
 		if err != nil {
 			return err
 		}
@@ -78,9 +83,11 @@ func runTraffic(ctx context.Context, o *trafficOptions, st *streams) error {
 		for i := 0; i < o.calls; i++ {
 			c := tr.Next()
 			args, _ := json.Marshal(c.Args)
-			x, err := s.CallTool(ctx, c.Tool, args)
+			cctx, cancel := session.WithTimeout(base, o.target.timeout)
+			x, err := s.CallTool(cctx, c.Tool, args)
+			cancel()
 			switch {
-			case err != nil && ctx.Err() != nil:
+			case err != nil && (cctx.Err() != nil || base.Err() != nil):
 				return err
 			case err != nil:
 				failed++ // a JSON-RPC error is traffic too: it is recorded
