@@ -25,7 +25,7 @@ type connection struct {
 	// refused says why, with reproduce nil, the recording's own server is
 	// not reproduced on (Config.ReproduceRefused).
 	refused string
-	timeout   time.Duration
+	timeout time.Duration
 
 	mu       sync.Mutex // Close may run on another goroutine than Update
 	sess     *session.Session

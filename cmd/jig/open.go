@@ -18,8 +18,8 @@ import (
 	"github.com/mcpjig/jig/frames/contract"
 	"github.com/mcpjig/jig/frames/importer"
 	"github.com/mcpjig/jig/session"
-	"github.com/mcpjig/jig/session/replay"
 	"github.com/mcpjig/jig/session/record"
+	"github.com/mcpjig/jig/session/replay"
 	"github.com/mcpjig/jig/ui"
 )
 
