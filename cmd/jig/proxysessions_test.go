@@ -103,17 +103,7 @@ func proxyOneCall(t *testing.T, wrap func(http.Handler) http.Handler) string {
 	if code != exitOK {
 		t.Fatalf("jig call through the proxy: exit %d\n%s", code, callErr)
 	}
-	x, err := frames.OpenIndexed(named)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
-	var methods []string
-	for i := range x.Len() {
-		if f := x.Frame(i); f.Kind == frames.KindRequest {
-			methods = append(methods, f.Method)
-		}
-	}
+	methods := requestsIn(t, named)
 	if !slices.Contains(methods, "initialize") || !slices.Contains(methods, "tools/call") {
 		t.Errorf("%s holds requests %v, not the client session\n%s", named, methods, errb.String())
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,12 +19,7 @@ import (
 // seconds got none, so the fixture was red a second later).
 func TestProbedFixtureStaysGreen(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	sdk := peers.Path(t, peers.TSSDK)
-	node := peers.Node(t, peers.TSSDK, "")[0]
-	server, err := filepath.Abs("testdata/volatile.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
+	volatile := volatileServer(t)
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name  string
@@ -36,7 +32,7 @@ func TestProbedFixtureStaysGreen(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".json")
-			cmd := append([]string{node, server, sdk}, tc.args...)
+			cmd := slices.Concat(volatile, tc.args)
 			// Start at the top of a second, so that the pin's calls most
 			// likely fall in the same one, as they do on a fast machine.
 			time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
@@ -67,14 +63,9 @@ func TestProbedFixtureStaysGreen(t *testing.T) {
 // duration needs a probe to be seen).
 func TestUnprobedPinRulesEpochs(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	sdk := peers.Path(t, peers.TSSDK)
-	node := peers.Node(t, peers.TSSDK, "")[0]
-	server, err := filepath.Abs("testdata/volatile.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
+	volatile := volatileServer(t)
 	file := filepath.Join(t.TempDir(), "now.json")
-	code, out, errOut := jig(t, "", "call", "now", "--no-record", "--pin", file, "--", node, server, sdk, "date")
+	code, out, errOut := jig(t, "", slices.Concat([]string{"call", "now", "--no-record", "--pin", file, "--"}, volatile, []string{"date"})...)
 	if code != exitOK {
 		t.Fatalf("pin: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -84,4 +75,15 @@ func TestUnprobedPinRulesEpochs(t *testing.T) {
 			t.Errorf("the fixture has no %s:\n%s", want, b)
 		}
 	}
+}
+
+// volatileServer is the command of testdata/volatile.mjs, a TypeScript-SDK
+// server over stdio; its mode follows as an argument.
+func volatileServer(t *testing.T) []string {
+	t.Helper()
+	server, err := filepath.Abs("testdata/volatile.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{peers.Node(t, peers.TSSDK, "")[0], server, peers.Path(t, peers.TSSDK)}
 }
